@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdi_core: RDMA plumbing shared by the SRP and iSER initiators.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+
+static int __init rdi_init(void)
+{
+	pr_info("RDMA plumbing shared by the SRP and iSER initiators, version %s\n", RDI_VERSION);
+	return 0;
+}
+
+static void __exit rdi_exit(void)
+{
+	pr_info("unloaded\n");
+}
+
+module_init(rdi_init);
+module_exit(rdi_exit);
+
+MODULE_DESCRIPTION("RDMA plumbing shared by the SRP and iSER initiators");
+MODULE_AUTHOR("The rdma-initiators authors");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_VERSION(RDI_VERSION);

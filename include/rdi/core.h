@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * rdi_core: RDMA plumbing shared by the SRP and iSER initiators.
+ *
+ * This header is the whole API between rdi_core.ko and its two users. It
+ * covers what both initiators need identically and nothing else:
+ *
+ *  - a per-ib_device cache holding the protection domain and the device's
+ *    memory-registration capabilities (struct rdi_device);
+ *  - fast-registration helpers that turn a DMA-mapped scatterlist into a
+ *    chained IB_WR_REG_MR work request using an MR from the QP's own
+ *    ib_mr_pool, and the matching IB_WR_LOCAL_INV;
+ *  - per-connection I/O counters (struct rdi_stats) with one text renderer,
+ *    so sysfs/debugfs output looks the same for SRP channels and iSER
+ *    connections.
+ *
+ * Completion queues come from ib_cq_pool_get() and connections from rdma_cm
+ * or ib_cm directly: the initiators use those kernel APIs as they are.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+#ifndef RDI_CORE_H
+#define RDI_CORE_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/percpu.h>
+#include <linux/scatterlist.h>
+#include <rdma/ib_verbs.h>
+
+struct seq_file;
+
+/**
+ * struct rdi_device - per-ib_device state shared by every initiator user
+ * @ib_dev:        the RDMA device; a reference is held through @pd
+ * @pd:            protection domain for all QPs and MRs of this device
+ * @ref:           users of this structure (rdi_device_get/put)
+ * @entry:         link in the rdi_core device list, protected by the
+ *                 rdi_core device mutex
+ * @mr_page_size:  page size used for fast registration (>= 4 KiB, a power
+ *                 of two supported by the device)
+ * @mr_page_mask:  ~(@mr_page_size - 1)
+ * @max_fr_pages:  pages one fast-registration MR can map
+ * @max_sge:       send SGEs per work request the device accepts
+ * @fr_supported:  device has memory-management extensions (IB_WR_REG_MR)
+ * @sg_gaps:       device supports IB_MR_TYPE_SG_GAPS MRs
+ * @integrity:     device supports IB_MR_TYPE_INTEGRITY (T10-PI)
+ *
+ * Lifetime: created by the first rdi_device_get() for an ib_device and freed
+ * by the last rdi_device_put(). Users must drop their reference from their
+ * ib_client .remove callback at the latest. All fields but @ref and @entry
+ * are constant after creation.
+ */
+struct rdi_device {
+	struct ib_device	*ib_dev;
+	struct ib_pd		*pd;
+	struct kref		ref;
+	struct list_head	entry;
+	unsigned int		mr_page_size;
+	u64			mr_page_mask;
+	u32			max_fr_pages;
+	u32			max_sge;
+	bool			fr_supported;
+	bool			sg_gaps;
+	bool			integrity;
+};
+
+struct rdi_device *rdi_device_get(struct ib_device *ib_dev);
+void rdi_device_put(struct rdi_device *dev);
+
+/**
+ * enum rdi_mr_kind - which ib_mr_pool list of a QP an MR comes from
+ * @RDI_MR_REGULAR: IB_MR_TYPE_MEM_REG (or SG_GAPS when the device has it)
+ * @RDI_MR_INTEGRITY: IB_MR_TYPE_INTEGRITY, for T10-PI
+ */
+enum rdi_mr_kind {
+	RDI_MR_REGULAR,
+	RDI_MR_INTEGRITY,
+};
+
+int rdi_mr_pool_init(struct rdi_device *dev, struct ib_qp *qp,
+		     enum rdi_mr_kind kind, int nr, u32 max_pages);
+void rdi_mr_pool_destroy(struct ib_qp *qp, enum rdi_mr_kind kind);
+
+/**
+ * struct rdi_reg - one fast registration of a scatterlist
+ * @mr:     MR taken from the QP's pool, NULL when none is held
+ * @reg_wr: IB_WR_REG_MR work request; chain it before the SEND that
+ *          advertises @mr->rkey
+ * @inv_wr: IB_WR_LOCAL_INV work request for @mr, built by rdi_reg_inv_wr()
+ * @kind:   pool @mr came from
+ */
+struct rdi_reg {
+	struct ib_mr		*mr;
+	struct ib_reg_wr	reg_wr;
+	struct ib_send_wr	inv_wr;
+	enum rdi_mr_kind	kind;
+};
+
+int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
+	       int sg_nents, unsigned int *sg_offset, unsigned int page_size,
+	       int access);
+struct ib_send_wr *rdi_reg_inv_wr(struct rdi_reg *reg, struct ib_cqe *cqe);
+void rdi_reg_release(struct ib_qp *qp, struct rdi_reg *reg);
+
+/**
+ * enum rdi_stat - counters kept per SRP channel / iSER connection
+ */
+enum rdi_stat {
+	RDI_STAT_CMDS,		/* SCSI commands submitted */
+	RDI_STAT_CMDS_DONE,	/* SCSI commands completed */
+	RDI_STAT_READ_BYTES,	/* bytes read by completed commands */
+	RDI_STAT_WRITE_BYTES,	/* bytes written by completed commands */
+	RDI_STAT_REGS,		/* fast registrations posted */
+	RDI_STAT_INVS,		/* local invalidations posted */
+	RDI_STAT_REMOTE_INVS,	/* invalidations done by the target */
+	RDI_STAT_IMM,		/* writes sent as immediate data */
+	RDI_STAT_CREDIT_STALLS,	/* submissions refused for lack of credit */
+	RDI_STAT_ERRORS,	/* failed completions and protocol errors */
+	RDI_STAT_NR
+};
+
+/**
+ * struct rdi_stats - per-CPU counters of one channel or connection
+ * @pcpu: one array of RDI_STAT_NR counters per CPU
+ *
+ * Updated locklessly with rdi_stat_add() from any context; read by summing
+ * over CPUs, so a read is not a snapshot. Reset by writing to the owner's
+ * reset attribute, which calls rdi_stats_reset().
+ */
+struct rdi_stats {
+	u64 __percpu	*pcpu;
+};
+
+int rdi_stats_init(struct rdi_stats *stats);
+void rdi_stats_free(struct rdi_stats *stats);
+void rdi_stats_reset(struct rdi_stats *stats);
+u64 rdi_stats_read(const struct rdi_stats *stats, enum rdi_stat which);
+int rdi_stats_show(struct seq_file *m, const struct rdi_stats *stats);
+int rdi_stats_sysfs_emit(char *buf, const struct rdi_stats *stats);
+
+static inline void rdi_stat_add(struct rdi_stats *stats, enum rdi_stat which,
+				u64 val)
+{
+	this_cpu_add(stats->pcpu[which], val);
+}
+
+#endif /* RDI_CORE_H */
