@@ -105,18 +105,29 @@ void rdi_reg_release(struct ib_qp *qp, struct rdi_reg *reg);
 
 /**
  * enum rdi_stat - counters kept per SRP channel / iSER connection
+ * @RDI_STAT_CMDS:          SCSI commands submitted
+ * @RDI_STAT_CMDS_DONE:     SCSI commands completed
+ * @RDI_STAT_READ_BYTES:    bytes read by completed commands
+ * @RDI_STAT_WRITE_BYTES:   bytes written by completed commands
+ * @RDI_STAT_REGS:          fast registrations posted
+ * @RDI_STAT_INVS:          local invalidations posted
+ * @RDI_STAT_REMOTE_INVS:   invalidations done by the target
+ * @RDI_STAT_IMM:           writes sent as immediate data
+ * @RDI_STAT_CREDIT_STALLS: submissions refused for lack of credit
+ * @RDI_STAT_ERRORS:        failed completions and protocol errors
+ * @RDI_STAT_NR:            number of counters
  */
 enum rdi_stat {
-	RDI_STAT_CMDS,		/* SCSI commands submitted */
-	RDI_STAT_CMDS_DONE,	/* SCSI commands completed */
-	RDI_STAT_READ_BYTES,	/* bytes read by completed commands */
-	RDI_STAT_WRITE_BYTES,	/* bytes written by completed commands */
-	RDI_STAT_REGS,		/* fast registrations posted */
-	RDI_STAT_INVS,		/* local invalidations posted */
-	RDI_STAT_REMOTE_INVS,	/* invalidations done by the target */
-	RDI_STAT_IMM,		/* writes sent as immediate data */
-	RDI_STAT_CREDIT_STALLS,	/* submissions refused for lack of credit */
-	RDI_STAT_ERRORS,	/* failed completions and protocol errors */
+	RDI_STAT_CMDS,
+	RDI_STAT_CMDS_DONE,
+	RDI_STAT_READ_BYTES,
+	RDI_STAT_WRITE_BYTES,
+	RDI_STAT_REGS,
+	RDI_STAT_INVS,
+	RDI_STAT_REMOTE_INVS,
+	RDI_STAT_IMM,
+	RDI_STAT_CREDIT_STALLS,
+	RDI_STAT_ERRORS,
 	RDI_STAT_NR
 };
 
@@ -139,6 +150,14 @@ u64 rdi_stats_read(const struct rdi_stats *stats, enum rdi_stat which);
 int rdi_stats_show(struct seq_file *m, const struct rdi_stats *stats);
 int rdi_stats_sysfs_emit(char *buf, const struct rdi_stats *stats);
 
+/**
+ * rdi_stat_add() - add to one counter on the local CPU
+ * @stats: counters set up by rdi_stats_init()
+ * @which: the counter
+ * @val:   amount
+ *
+ * Lockless and safe from any context, including hard interrupts.
+ */
 static inline void rdi_stat_add(struct rdi_stats *stats, enum rdi_stat which,
 				u64 val)
 {

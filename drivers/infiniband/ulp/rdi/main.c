@@ -2,12 +2,18 @@
 /*
  * rdi_core: RDMA plumbing shared by the SRP and iSER initiators.
  *
+ * The API is include/rdi/core.h; each concern has its own file: device.c
+ * (per-ib_device PD and capabilities), mr.c (fast registration), stats.c
+ * (per-CPU counters). This file only loads and unloads the module.
+ *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+
+#include "rdi.h"
 
 static int __init rdi_init(void)
 {
@@ -17,6 +23,7 @@ static int __init rdi_init(void)
 
 static void __exit rdi_exit(void)
 {
+	rdi_device_cache_exit();
 	pr_info("unloaded\n");
 }
 

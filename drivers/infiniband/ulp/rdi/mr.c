@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdi_core: fast registration over the QP's own MR pool.
+ *
+ * MRs live in the ib_mr_pool lists of the QP they are used on
+ * (qp->rdma_mrs, qp->sig_mrs), created with the QP and destroyed before it.
+ * A registration takes one MR from the pool, gives it a fresh key, maps a
+ * scatterlist into it and prepares the IB_WR_REG_MR work request that the
+ * caller chains in front of the SEND advertising the key. After the I/O the
+ * caller posts rdi_reg_inv_wr() (or accepts the target's remote
+ * invalidation) and returns the MR with rdi_reg_release().
+ *
+ * Locking: ib_mr_pool_get/put serialise on qp->mr_lock, so all helpers here
+ * may be called from any context, concurrently for different &struct rdi_reg.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#include <linux/module.h>
+#include <rdma/mr_pool.h>
+#include <rdi/core.h>
+
+static struct list_head *rdi_mr_list(struct ib_qp *qp, enum rdi_mr_kind kind)
+{
+	return kind == RDI_MR_INTEGRITY ? &qp->sig_mrs : &qp->rdma_mrs;
+}
+
+/**
+ * rdi_mr_pool_init() - create the MRs a QP registers memory with
+ * @dev:       device of @qp
+ * @qp:        the QP; its pool lives as long as it does
+ * @kind:      RDI_MR_REGULAR (SG_GAPS MRs when @dev supports them) or
+ *             RDI_MR_INTEGRITY
+ * @nr:        number of MRs
+ * @max_pages: pages each MR maps, at most @dev->max_fr_pages
+ *
+ * Call after creating @qp and before posting on it; destroy with
+ * rdi_mr_pool_destroy() before destroying @qp. May sleep.
+ *
+ * Return: 0, -EOPNOTSUPP if @dev cannot do the kind of registration asked
+ * for, -EINVAL for a bad size, or the error of ib_mr_pool_init().
+ */
+int rdi_mr_pool_init(struct rdi_device *dev, struct ib_qp *qp,
+		     enum rdi_mr_kind kind, int nr, u32 max_pages)
+{
+	enum ib_mr_type type;
+	u32 max_meta = 0;
+
+	if (!dev->fr_supported)
+		return -EOPNOTSUPP;
+	if (nr <= 0 || !max_pages || max_pages > dev->max_fr_pages)
+		return -EINVAL;
+
+	if (kind == RDI_MR_INTEGRITY) {
+		if (!dev->integrity)
+			return -EOPNOTSUPP;
+		type = IB_MR_TYPE_INTEGRITY;
+		max_meta = max_pages;
+	} else {
+		type = dev->sg_gaps ? IB_MR_TYPE_SG_GAPS : IB_MR_TYPE_MEM_REG;
+	}
+
+	return ib_mr_pool_init(qp, rdi_mr_list(qp, kind), nr, type, max_pages,
+			       max_meta);
+}
+EXPORT_SYMBOL_GPL(rdi_mr_pool_init);
+
+/**
+ * rdi_mr_pool_destroy() - free the MRs created by rdi_mr_pool_init()
+ * @qp:   the QP, drained, with every MR returned to the pool
+ * @kind: which pool
+ *
+ * Safe to call for a pool that was never created.
+ */
+void rdi_mr_pool_destroy(struct ib_qp *qp, enum rdi_mr_kind kind)
+{
+	ib_mr_pool_destroy(qp, rdi_mr_list(qp, kind));
+}
+EXPORT_SYMBOL_GPL(rdi_mr_pool_destroy);
+
+/**
+ * rdi_reg_sg() - register (part of) a DMA-mapped scatterlist
+ * @qp:        QP whose regular pool provides the MR
+ * @reg:       registration state; @reg->mr must be NULL
+ * @sg:        first element to map
+ * @sg_nents:  elements from @sg on
+ * @sg_offset: in: byte offset into @sg where mapping starts (NULL for 0);
+ *             out: offset into the first element not mapped, see
+ *             ib_map_mr_sg()
+ * @page_size: registration page size, normally &rdi_device.mr_page_size
+ * @access:    IB_ACCESS_* rights granted to the peer
+ *
+ * On success @reg->reg_wr is an unsignaled IB_WR_REG_MR with @next and
+ * @wr_cqe cleared: chain it before the SEND that carries @reg->mr->rkey,
+ * @reg->mr->iova and @reg->mr->length. An MR maps at most its pool's page
+ * count, so fewer than @sg_nents elements may be consumed: call again with a
+ * new &struct rdi_reg for the rest.
+ *
+ * Return: number of scatterlist elements mapped (> 0), -EAGAIN when the pool
+ * is empty (the caller should ask the SCSI midlayer to retry), or another
+ * negative errno; on error no MR is held.
+ */
+int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
+	       int sg_nents, unsigned int *sg_offset, unsigned int page_size,
+	       int access)
+{
+	struct ib_mr *mr;
+	int n;
+
+	if (WARN_ON_ONCE(reg->mr))
+		return -EINVAL;
+
+	reg->kind = RDI_MR_REGULAR;
+	mr = ib_mr_pool_get(qp, rdi_mr_list(qp, reg->kind));
+	if (!mr)
+		return -EAGAIN;
+
+	/* A new key per use: a late access through the old one must fail. */
+	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
+
+	n = ib_map_mr_sg(mr, sg, sg_nents, sg_offset, page_size);
+	if (unlikely(n <= 0)) {
+		ib_mr_pool_put(qp, rdi_mr_list(qp, reg->kind), mr);
+		return n < 0 ? n : -EINVAL;
+	}
+
+	reg->mr = mr;
+	memset(&reg->reg_wr, 0, sizeof(reg->reg_wr));
+	reg->reg_wr.wr.opcode = IB_WR_REG_MR;
+	reg->reg_wr.mr = mr;
+	reg->reg_wr.key = mr->rkey;
+	reg->reg_wr.access = access;
+	return n;
+}
+EXPORT_SYMBOL_GPL(rdi_reg_sg);
+
+/**
+ * rdi_reg_inv_wr() - build the local invalidation of a registration
+ * @reg: registration holding an MR
+ * @cqe: completion to signal, or NULL for an unsignaled work request
+ *
+ * Return: @reg->inv_wr, an IB_WR_LOCAL_INV for @reg->mr->rkey with @next
+ * cleared, ready to be chained or posted.
+ */
+struct ib_send_wr *rdi_reg_inv_wr(struct rdi_reg *reg, struct ib_cqe *cqe)
+{
+	struct ib_send_wr *wr = &reg->inv_wr;
+
+	memset(wr, 0, sizeof(*wr));
+	wr->opcode = IB_WR_LOCAL_INV;
+	wr->ex.invalidate_rkey = reg->mr->rkey;
+	wr->wr_cqe = cqe;
+	wr->send_flags = cqe ? IB_SEND_SIGNALED : 0;
+	return wr;
+}
+EXPORT_SYMBOL_GPL(rdi_reg_inv_wr);
+
+/**
+ * rdi_reg_release() - return a registration's MR to its pool
+ * @qp:  QP the MR came from
+ * @reg: registration; does nothing if it holds no MR
+ *
+ * Call once the MR is invalid (local invalidation completed, remote
+ * invalidation seen, or the QP is drained).
+ */
+void rdi_reg_release(struct ib_qp *qp, struct rdi_reg *reg)
+{
+	if (!reg->mr)
+		return;
+	ib_mr_pool_put(qp, rdi_mr_list(qp, reg->kind), reg->mr);
+	reg->mr = NULL;
+}
+EXPORT_SYMBOL_GPL(rdi_reg_release);

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * rdi_core: per-CPU I/O counters of one SRP channel or iSER connection.
+ *
+ * Writers use rdi_stat_add() (include/rdi/core.h) on their own CPU without
+ * locks; readers sum over all possible CPUs. A sum is not a snapshot and a
+ * reset racing with updates may keep a few of them: counters are for
+ * observation, never for protocol decisions.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/sysfs.h>
+#include <rdi/core.h>
+
+/* Names as both renderers print them, one per enum rdi_stat. */
+static const char * const rdi_stat_names[RDI_STAT_NR] = {
+	[RDI_STAT_CMDS]		 = "cmds",
+	[RDI_STAT_CMDS_DONE]	 = "cmds_done",
+	[RDI_STAT_READ_BYTES]	 = "read_bytes",
+	[RDI_STAT_WRITE_BYTES]	 = "write_bytes",
+	[RDI_STAT_REGS]		 = "regs",
+	[RDI_STAT_INVS]		 = "invs",
+	[RDI_STAT_REMOTE_INVS]	 = "remote_invs",
+	[RDI_STAT_IMM]		 = "imm",
+	[RDI_STAT_CREDIT_STALLS] = "credit_stalls",
+	[RDI_STAT_ERRORS]	 = "errors",
+};
+
+/**
+ * rdi_stats_init() - allocate zeroed counters
+ * @stats: counters to set up
+ *
+ * May sleep. Return: 0 or -ENOMEM.
+ */
+int rdi_stats_init(struct rdi_stats *stats)
+{
+	stats->pcpu = __alloc_percpu(sizeof(u64) * RDI_STAT_NR,
+				     __alignof__(u64));
+	return stats->pcpu ? 0 : -ENOMEM;
+}
+EXPORT_SYMBOL_GPL(rdi_stats_init);
+
+/**
+ * rdi_stats_free() - free counters set up by rdi_stats_init()
+ * @stats: counters; nothing may update or read them any more
+ *
+ * Safe on counters whose initialisation failed or that were freed already.
+ */
+void rdi_stats_free(struct rdi_stats *stats)
+{
+	free_percpu(stats->pcpu);
+	stats->pcpu = NULL;
+}
+EXPORT_SYMBOL_GPL(rdi_stats_free);
+
+/**
+ * rdi_stats_reset() - set every counter to zero
+ * @stats: counters
+ *
+ * Updates running concurrently on other CPUs may survive the reset.
+ */
+void rdi_stats_reset(struct rdi_stats *stats)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(stats->pcpu, cpu), 0,
+		       sizeof(u64) * RDI_STAT_NR);
+}
+EXPORT_SYMBOL_GPL(rdi_stats_reset);
+
+/**
+ * rdi_stats_read() - current value of one counter
+ * @stats: counters
+ * @which: the counter
+ *
+ * Return: the sum over all CPUs.
+ */
+u64 rdi_stats_read(const struct rdi_stats *stats, enum rdi_stat which)
+{
+	u64 sum = 0;
+	int cpu;
+
+	if (WARN_ON_ONCE(which >= RDI_STAT_NR))
+		return 0;
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(stats->pcpu, cpu)[which]);
+	return sum;
+}
+EXPORT_SYMBOL_GPL(rdi_stats_read);
+
+/**
+ * rdi_stats_show() - print all counters into a seq_file
+ * @m:     the seq_file (debugfs)
+ * @stats: counters
+ *
+ * One "name value" line per counter, the same text rdi_stats_sysfs_emit()
+ * produces.
+ *
+ * Return: 0.
+ */
+int rdi_stats_show(struct seq_file *m, const struct rdi_stats *stats)
+{
+	int i;
+
+	for (i = 0; i < RDI_STAT_NR; i++)
+		seq_printf(m, "%s %llu\n", rdi_stat_names[i],
+			   rdi_stats_read(stats, i));
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rdi_stats_show);
+
+/**
+ * rdi_stats_sysfs_emit() - print all counters into a sysfs buffer
+ * @buf:   the PAGE_SIZE buffer of a sysfs show method
+ * @stats: counters
+ *
+ * Return: bytes written, as a show method returns it.
+ */
+int rdi_stats_sysfs_emit(char *buf, const struct rdi_stats *stats)
+{
+	int i, len = 0;
+
+	for (i = 0; i < RDI_STAT_NR; i++)
+		len += sysfs_emit_at(buf, len, "%s %llu\n", rdi_stat_names[i],
+				     rdi_stats_read(stats, i));
+	return len;
+}
+EXPORT_SYMBOL_GPL(rdi_stats_sysfs_emit);
