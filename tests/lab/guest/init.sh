@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Lab guest main program (PID 1, started by the image's /sbin/lab-init).
+# Reads /lab/plan (DRIVER, SCENARIOS, SCENARIO_TIMEOUT, SHELL_MODE), installs
+# our modules when DRIVER=ours, runs each scenario in its own bash, checks the
+# kernel log, and writes every result line to the console and to /dev/vdc.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root TERM=dumb
+. /lab/plan
+export DRIVER LAB_OUT=/lab/out
+mkdir -p "$LAB_OUT"
+hostname lab
+ip link set lo up
+ln -sf /proc/self/fd /dev/fd
+ln -sf /proc/self/fd/0 /dev/stdin
+ln -sf /proc/self/fd/1 /dev/stdout
+ln -sf /proc/self/fd/2 /dev/stderr
+modprobe configfs 2>/dev/null
+mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config
+
+result() { echo "LAB-RESULT $*" | tee -a "$LAB_OUT/results" >/dev/console; }
+
+finish() {
+	dmesg > "$LAB_OUT/dmesg.txt"
+	bad=$(grep -E 'BUG:|WARNING:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|blocked for more than|Kernel panic|UBSAN:|KASAN:|refcount_t:|list_(add|del) corruption' "$LAB_OUT/dmesg.txt" | head -5)
+	if [ -n "$bad" ]; then
+		result "FAIL kernel: clean kernel log"
+		echo "$bad" | sed 's/^/LAB-DMESG /' >/dev/console
+	else
+		result "PASS kernel: clean kernel log"
+	fi
+	(cd "$LAB_OUT" && tar -cf /dev/vdc .) 2>/dev/null
+	sync
+	echo "LAB-DONE" >/dev/console
+	echo o > /proc/sysrq-trigger
+	sleep 30
+}
+
+echo 1 > /proc/sys/kernel/sysrq
+echo 60 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+udev=/lib/systemd/systemd-udevd
+[ -x "$udev" ] || udev=/usr/lib/systemd/systemd-udevd
+"$udev" --daemon 2>/dev/null
+udevadm trigger >/dev/null 2>&1
+udevadm settle -t 60 >/dev/null 2>&1
+
+kver=$(uname -r)
+if [ "$DRIVER" = ours ]; then
+	mkdir -p "/lib/modules/$kver/updates"
+	cp /lab/ko/*.ko "/lib/modules/$kver/updates/"
+	depmod -a
+fi
+echo "LAB-INFO driver=$DRIVER kernel=$kver version=$(cat /lab/version 2>/dev/null)" >/dev/console
+
+if [ "${SHELL_MODE:-0}" = 1 ]; then
+	. /lab/lib.sh
+	echo "LAB-INFO lab shell: source /lab/lib.sh is done; lab_net_up, lab_srpt_up, ... are available"
+	setsid bash -i </dev/console >/dev/console 2>&1
+	finish
+fi
+
+for s in $SCENARIOS; do
+	f=/lab/scenarios/$s.sh
+	if [ ! -f "$f" ]; then
+		result "FAIL $s: scenario exists"
+		continue
+	fi
+	echo "LAB-INFO begin $s $(date +%T)" >/dev/console
+	: > "$LAB_OUT/$s.checks"
+	LAB_SCENARIO=$s LAB_CHECKS="$LAB_OUT/$s.checks" \
+		timeout -k 10 "${SCENARIO_TIMEOUT:-900}" \
+		bash -c 'source /lab/lib.sh; set -o pipefail; source "$0"' "$f" \
+		> >(tee "$LAB_OUT/$s.log" >/dev/console) 2>&1
+	rc=$?
+	sleep 1
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		result "FAIL $s: finished within ${SCENARIO_TIMEOUT:-900}s"
+	elif [ $rc -ne 0 ] && ! grep -q '^FAIL' "$LAB_OUT/$s.checks"; then
+		result "FAIL $s: scenario exited with status $rc"
+	elif [ ! -s "$LAB_OUT/$s.checks" ]; then
+		result "FAIL $s: scenario made at least one check"
+	fi
+	echo "LAB-INFO end $s $(date +%T)" >/dev/console
+done
+finish

@@ -1,0 +1,283 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Guest-side library for lab scenarios (sourced by each scenario's bash).
+# Every function is idempotent, so scenarios can be run alone or in any order
+# within one boot. Area-specific helpers live in lib-<area>.sh.
+
+IP0=192.0.2.1
+IP1=198.51.100.1
+NETDEV0=dummy0
+NETDEV1=dummy1
+RXE0=rxe0
+RXE1=rxe1
+SRP_PORT=5555
+ISER_IQN=iqn.2026-11.org.example.rdma-initiators:lab
+CFS=/sys/kernel/config/target
+: "${LAB_SCENARIO:=shell}"
+: "${LAB_CHECKS:=/dev/null}"
+: "${DRIVER:=ours}"
+
+lab_note() { echo "[$LAB_SCENARIO $(date +%T)] $*"; }
+
+# Result records: one line per named check, on the console and in the
+# scenario's check list.
+_lab_result() {
+	echo "$1 $LAB_SCENARIO: $2" >> "$LAB_CHECKS"
+	echo "LAB-RESULT $1 $LAB_SCENARIO: $2" >> "${LAB_OUT:-/tmp}/results"
+	echo "LAB-RESULT $1 $LAB_SCENARIO: $2"
+}
+pass() { _lab_result PASS "$1"; }
+fail() {
+	_lab_result FAIL "$1"
+	[ $# -gt 1 ] && lab_note "  why: ${*:2}"
+	return 0
+}
+
+# check NAME CMD...: run CMD, record PASS if it exits 0, else FAIL with its
+# last lines of output.
+check() {
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc"
+		echo "$out" | tail -15 | sed 's/^/    /'
+	fi
+	return $rc
+}
+
+# lab_wait SECS CMD...: poll CMD every 0.5 s until it succeeds or SECS pass.
+lab_wait() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.5
+	done
+}
+
+lab_net_up() {
+	[ -e /sys/class/infiniband/$RXE1 ] && return 0
+	modprobe dummy numdummies=0
+	ip link add $NETDEV0 type dummy 2>/dev/null
+	ip link add $NETDEV1 type dummy 2>/dev/null
+	ip addr add $IP0/24 dev $NETDEV0
+	ip addr add $IP1/24 dev $NETDEV1
+	ip link set $NETDEV0 up
+	ip link set $NETDEV1 up
+	modprobe rdma_rxe
+	rdma link add $RXE0 type rxe netdev $NETDEV0
+	rdma link add $RXE1 type rxe netdev $NETDEV1
+	lab_wait 20 test -e /sys/class/infiniband/$RXE1/ports/1/gids/0
+	# IPv6 link-local addresses finish DAD before tests use them.
+	lab_wait 20 sh -c "ip -6 addr show dev $NETDEV1 | grep -q 'fe80.*scope link' &&
+		! ip -6 addr show dev $NETDEV1 | grep -q tentative"
+}
+
+# Link-local IPv6 address of a lab netdev (path 0 or 1).
+lab_ll_addr() {
+	local dev=$NETDEV0
+	[ "$1" = 1 ] && dev=$NETDEV1
+	ip -6 addr show dev $dev scope link | awk '/inet6/ {sub("/.*", "", $2); print $2; exit}'
+}
+
+lab_ifindex() {
+	local dev=$NETDEV0
+	[ "$1" = 1 ] && dev=$NETDEV1
+	cat /sys/class/net/$dev/ifindex
+}
+
+# Port GUID name of an rxe device as ib_srpt names its target ports.
+_lab_rxe_guid_name() {
+	cut -d: -f5-8 /sys/class/infiniband/$1/ports/1/gids/0
+}
+
+srpt_guid() {
+	sed 's/^0x//' /sys/module/ib_srpt/parameters/srpt_service_guid
+}
+
+# _lab_backstore NAME INDEX KIND: a 256 MiB ramdisk LUN with a unique serial
+# (unique in its first 25 hex digits, which the NAA designator uses).
+_lab_backstore() {
+	local d=$CFS/core/rd_mcp_$1/$1
+	[ -e $d/enable ] && [ "$(cat $d/enable)" = 1 ] && return 0
+	mkdir -p $d
+	echo rd_pages=65536 > $d/control
+	echo 1 > $d/enable
+	printf '%02x%02x%028x\n' "$3" "$2" 0 > $d/wwn/vpd_unit_serial
+}
+
+# lab_srpt_up [NLUNS]: LIO SRP target on both rxe ports (RDMA/CM port 5555).
+lab_srpt_up() {
+	local n=${1:-2} rxe port tpg i ip
+	lab_net_up
+	modprobe ib_srpt
+	mkdir -p $CFS/srpt
+	echo $SRP_PORT > $CFS/srpt/discovery_auth/rdma_cm_port
+	for ((i = 0; i < n; i++)); do
+		_lab_backstore srp$i $i 1
+	done
+	for rxe in $RXE0 $RXE1; do
+		port=$(_lab_rxe_guid_name $rxe)
+		tpg=$CFS/srpt/$port/$port
+		[ -e $tpg/enable ] && [ "$(cat $tpg/enable)" = 1 ] && continue
+		mkdir -p $tpg
+		for ((i = 0; i < n; i++)); do
+			mkdir -p $tpg/lun/lun_$i
+			ln -s $CFS/core/rd_mcp_srp$i/srp$i $tpg/lun/lun_$i/ 2>/dev/null
+		done
+		# RDMA/CM logins are known by the target-side address.
+		for ip in $IP0 $IP1 $(lab_ll_addr 0) $(lab_ll_addr 1); do
+			mkdir -p $tpg/acls/$ip
+			for ((i = 0; i < n; i++)); do
+				mkdir -p $tpg/acls/$ip/lun_$i
+				ln -s $tpg/lun/lun_$i $tpg/acls/$ip/lun_$i/ 2>/dev/null
+			done
+		done
+		echo 1 > $tpg/enable
+	done
+}
+
+lab_initiator_iqn() {
+	if [ ! -s /etc/iscsi/initiatorname.iscsi ]; then
+		mkdir -p /etc/iscsi
+		echo "InitiatorName=iqn.2026-11.org.example:lab-initiator" > /etc/iscsi/initiatorname.iscsi
+	fi
+	sed -n 's/^InitiatorName=//p' /etc/iscsi/initiatorname.iscsi
+}
+
+# lab_iser_target_up [NLUNS]: iSCSI target with iSER portals on both paths.
+lab_iser_target_up() {
+	local n=${1:-2} tpg=$CFS/iscsi/$ISER_IQN/tpgt_1 i ip iqn acl
+	lab_net_up
+	modprobe iscsi_target_mod
+	modprobe ib_isert
+	[ -e $tpg/enable ] && [ "$(cat $tpg/enable)" = 1 ] && return 0
+	for ((i = 0; i < n; i++)); do
+		_lab_backstore iscsi$i $i 2
+	done
+	mkdir -p $tpg
+	for ((i = 0; i < n; i++)); do
+		mkdir -p $tpg/lun/lun_$i
+		ln -s $CFS/core/rd_mcp_iscsi$i/iscsi$i $tpg/lun/lun_$i/ 2>/dev/null
+	done
+	iqn=$(lab_initiator_iqn)
+	acl=$tpg/acls/$iqn
+	mkdir -p $acl
+	for ((i = 0; i < n; i++)); do
+		mkdir -p $acl/lun_$i
+		ln -s $tpg/lun/lun_$i $acl/lun_$i/ 2>/dev/null
+	done
+	echo 0 > $tpg/attrib/authentication
+	echo 1 > $tpg/enable
+	for ip in $IP0 $IP1; do
+		mkdir -p $tpg/np/$ip:3260
+		echo 1 > $tpg/np/$ip:3260/iser
+	done
+}
+
+# The module file modprobe would load, for proving which driver is in use.
+lab_module_file() { modinfo -F filename "$1" 2>/dev/null; }
+
+_lab_load() {
+	local mod=$1
+	shift
+	if ! modprobe "$mod" "$@"; then
+		lab_note "modprobe $mod $* failed"
+		return 1
+	fi
+	case "$DRIVER:$(lab_module_file "$mod")" in
+	ours:*/updates/*|intree:*/kernel/*) return 0 ;;
+	*) lab_note "$mod: wrong module for DRIVER=$DRIVER: $(lab_module_file "$mod")"
+	   return 1 ;;
+	esac
+}
+
+lab_srp_load() { _lab_load ib_srp "$@"; }
+lab_iser_load() { _lab_load ib_iser "$@"; }
+
+# SCSI host numbers of the ib_srp hosts, one per line.
+lab_srp_hosts() {
+	local h
+	for h in /sys/class/scsi_host/host*; do
+		[ "$(cat $h/proc_name 2>/dev/null)" = ib_srp ] && echo "${h##*host}"
+	done
+}
+
+# lab_srp_login PATH [EXTRA]: RDMA/CM login on path 0 or 1; prints the new
+# SCSI host number. EXTRA is appended to the add_target string.
+lab_srp_login() {
+	local p=$1 extra=$2 ip=$IP0 rxe=$RXE0 before h g
+	[ "$p" = 1 ] && { ip=$IP1; rxe=$RXE1; }
+	g=$(srpt_guid)
+	before=$(lab_srp_hosts)
+	echo "id_ext=$g,ioc_guid=$g,dest=$ip:$SRP_PORT${extra:+,$extra}" \
+		> /sys/class/infiniband_srp/srp-$rxe-1/add_target || return 1
+	for h in $(lab_srp_hosts); do
+		echo "$before" | grep -qx "$h" || { echo "$h"; return 0; }
+	done
+	return 1
+}
+
+# Block devices (sdX) of a SCSI host, in LUN order.
+lab_host_disks() {
+	local d
+	for d in /sys/class/scsi_host/host$1/device/target*/*:*:*:*/block/*; do
+		[ -e "$d" ] && echo "${d##*/}"
+	done | sort -V
+}
+
+lab_iscsid_up() {
+	lab_initiator_iqn >/dev/null
+	pgrep -x iscsid >/dev/null && return 0
+	sed -i 's|^iscsid.startup.*|iscsid.startup = /usr/sbin/iscsid|' /etc/iscsi/iscsid.conf
+	iscsid -f >/lab/out/iscsid.log 2>&1 &
+	lab_wait 20 test -S /run/iscsid.sock -o -e /etc/iscsi/iscsid.conf
+	sleep 1
+}
+
+lab_multipathd_up() {
+	pgrep -x multipathd >/dev/null && return 0
+	cat > /etc/multipath.conf <<'MP'
+defaults {
+	user_friendly_names yes
+	find_multipaths no
+	polling_interval 2
+}
+blacklist {
+	devnode "^(vd|ram|nvme|loop)"
+}
+MP
+	modprobe dm_multipath
+	multipathd -d -s >/lab/out/multipathd.log 2>&1 &
+	lab_wait 20 multipathd show status
+}
+
+# lab_data_check DEV: ext4 on DEV, write, remount, compare checksums.
+lab_data_check() {
+	local dev=/dev/${1#/dev/} mnt sum1 sum2
+	mnt=$(mktemp -d)
+	mkfs.ext4 -q -F "$dev" || return 1
+	mount "$dev" "$mnt" || return 1
+	dd if=/dev/urandom of="$mnt/data" bs=1M count=16 status=none || { umount "$mnt"; return 1; }
+	sum1=$(sha256sum < "$mnt/data")
+	umount "$mnt" || return 1
+	echo 3 > /proc/sys/vm/drop_caches
+	mount "$dev" "$mnt" || return 1
+	sum2=$(sha256sum < "$mnt/data")
+	umount "$mnt"
+	rmdir "$mnt"
+	[ "$sum1" = "$sum2" ]
+}
+
+# lab_fio_verify DEV [fio args]: a short verified random read/write job.
+lab_fio_verify() {
+	local dev=/dev/${1#/dev/}
+	shift
+	fio --name=verify --filename="$dev" --direct=1 --ioengine=libaio \
+		--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
+		--verify_fatal=1 --do_verify=1 --output-format=terse "$@" >/dev/null
+}
