@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Daemon mode: scan every peer, log in to what is allowed and not yet
+ * logged in, then sleep until the rescan interval ends or a port event
+ * arrives. A failed scan or login is retried sooner than the full interval.
+ * Errors are logged when they change, not on every rescan.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <infiniband/verbs.h>
+
+#include "srp_discover.h"
+
+#define RETRY_S		5	/* rescan delay after a failure */
+#define SETTLE_MS	1000	/* let a port event settle before rescanning */
+#define MAX_DEVICES	32
+
+static volatile sig_atomic_t stop_requested, reload_requested;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		reload_requested = 1;
+	else
+		stop_requested = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Async event channels of all RDMA devices. */
+struct port_events {
+	struct ibv_context *ctx[MAX_DEVICES];
+	struct pollfd	pfd[MAX_DEVICES];
+	int		n;
+};
+
+static void events_open(struct port_events *ev)
+{
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	int i, n, fl;
+
+	ev->n = 0;
+	list = ibv_get_device_list(&n);
+	if (!list)
+		return;
+	for (i = 0; i < n && ev->n < MAX_DEVICES; i++) {
+		ctx = ibv_open_device(list[i]);
+		if (!ctx)
+			continue;
+		fl = fcntl(ctx->async_fd, F_GETFL);
+		fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK);
+		ev->ctx[ev->n] = ctx;
+		ev->pfd[ev->n].fd = ctx->async_fd;
+		ev->pfd[ev->n].events = POLLIN;
+		ev->n++;
+	}
+	ibv_free_device_list(list);
+}
+
+static void events_close(struct port_events *ev)
+{
+	while (ev->n)
+		ibv_close_device(ev->ctx[--ev->n]);
+}
+
+static bool event_means_rescan(enum ibv_event_type t)
+{
+	switch (t) {
+	case IBV_EVENT_PORT_ACTIVE:
+	case IBV_EVENT_LID_CHANGE:
+	case IBV_EVENT_PKEY_CHANGE:
+	case IBV_EVENT_SM_CHANGE:
+	case IBV_EVENT_CLIENT_REREGISTER:
+	case IBV_EVENT_GID_CHANGE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Drain pending events; true if one of them calls for a rescan. */
+static bool events_read(struct port_events *ev)
+{
+	struct ibv_async_event e;
+	bool rescan = false;
+	int i;
+
+	for (i = 0; i < ev->n; i++) {
+		if (!(ev->pfd[i].revents & POLLIN))
+			continue;
+		while (!ibv_get_async_event(ev->ctx[i], &e)) {
+			if (event_means_rescan(e.event_type)) {
+				fprintf(stderr, "%s port %d: %s, rescanning\n",
+					ibv_get_device_name(ev->ctx[i]->device),
+					e.element.port_num,
+					ibv_event_type_str(e.event_type));
+				rescan = true;
+			}
+			ibv_ack_async_event(&e);
+		}
+	}
+	return rescan;
+}
+
+/* Sleep up to @secs; returns early on a rescan event or a signal. */
+static void wait_for_rescan(struct port_events *ev, int secs)
+{
+	struct timespec now, end;
+	long left_ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += secs;
+	while (!stop_requested && !reload_requested) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left_ms = (end.tv_sec - now.tv_sec) * 1000 +
+			  (end.tv_nsec - now.tv_nsec) / 1000000;
+		if (left_ms <= 0)
+			return;
+		if (poll(ev->pfd, ev->n, left_ms) > 0 && events_read(ev)) {
+			poll(NULL, 0, SETTLE_MS);
+			return;
+		}
+	}
+}
+
+struct peer_state {
+	char	last_err[512];
+};
+
+/* One pass over all peers; returns true if something should be retried. */
+static bool scan_all(const struct srp_opts *o, const struct srp_peer *peers,
+		     struct peer_state *state, int npeers)
+{
+	struct srp_scan_stats st;
+	enum srp_result res;
+	bool retry = false;
+	char err[512];
+	int i;
+
+	for (i = 0; i < npeers; i++) {
+		err[0] = '\0';
+		res = srp_scan_peer(o, &peers[i], NULL, &st, err, sizeof(err));
+		if (res != SRP_OK)
+			retry = true;
+		if (strcmp(err, state[i].last_err)) {
+			if (err[0])
+				fprintf(stderr, "%s\n", err);
+			else if (state[i].last_err[0])
+				fprintf(stderr, "%s: answers again\n",
+					peers[i].spec);
+			snprintf(state[i].last_err, sizeof(state[i].last_err),
+				 "%s", err);
+		}
+	}
+	return retry;
+}
+
+static int reload_config(struct srp_opts *o)
+{
+	struct srp_config cfg = { 0 };
+	char err[512];
+
+	if (srp_config_load(&cfg, o->config_path, o->config_given, err,
+			    sizeof(err))) {
+		fprintf(stderr, "%s; keeping the old configuration\n", err);
+		srp_config_free(&cfg);
+		return -EINVAL;
+	}
+	srp_config_free(&o->cfg);
+	o->cfg = cfg;
+	fprintf(stderr, "configuration reloaded from %s\n", o->config_path);
+	return 0;
+}
+
+int srp_daemon_run(struct srp_opts *o, char **args, int nargs)
+{
+	struct peer_state *state = NULL;
+	struct srp_peer *peers = NULL;
+	struct port_events ev;
+	int npeers = 0;
+	bool retry;
+
+	install_signals();
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	events_open(&ev);
+	while (!stop_requested) {
+		if (!peers) {
+			peers = srp_collect_peers(o, args, nargs, &npeers);
+			state = calloc(npeers ? npeers : 1, sizeof(*state));
+			if (!peers || !state)
+				break;
+			fprintf(stderr, "srp-discover: watching %d target port(s), rescan every %d s\n",
+				npeers, o->rescan_s);
+		}
+		retry = scan_all(o, peers, state, npeers);
+		wait_for_rescan(&ev, retry && o->rescan_s > RETRY_S ?
+				RETRY_S : o->rescan_s);
+		if (reload_requested) {
+			reload_requested = 0;
+			if (!reload_config(o)) {
+				free(peers);
+				free(state);
+				peers = NULL;
+				state = NULL;
+			}
+		}
+	}
+	events_close(&ev);
+	free(peers);
+	free(state);
+	return stop_requested ? SRP_OK : SRP_ERR_USAGE;
+}

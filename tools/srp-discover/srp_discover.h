@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/* Options of srp-discover and the per-peer scan shared by both modes. */
+#ifndef SRP_DISCOVER_H
+#define SRP_DISCOVER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/socket.h>
+
+#include "config.h"
+#include "discover.h"
+#include "peer.h"
+
+#define SRP_DEFAULT_CONFIG	"/etc/rdi/srp-discover.conf"
+
+struct srp_opts {
+	const char *ibdev;		/* --device, or NULL */
+	int	port;			/* 0: any */
+	struct sockaddr_storage src;	/* --source */
+	bool	has_src;
+	char	src_str[64];
+	uint16_t cm_port;
+	int	timeout_ms;
+	int	retries;
+	bool	initiator_ext;
+	bool	all;
+	bool	execute;
+	bool	verbose;
+	int	tl_retry_count;
+	const char *config_path;
+	bool	config_given;
+	int	rescan_s;
+	struct srp_config cfg;
+};
+
+/**
+ * struct srp_scan_stats - what one scan of a peer did
+ * @found: SRP target ports the peer offers
+ * @printed: add_target lines printed
+ * @logged_in: successful logins
+ * @failed: failed logins
+ */
+struct srp_scan_stats {
+	int	found;
+	int	printed;
+	int	logged_in;
+	int	failed;
+};
+
+/**
+ * srp_scan_peer - resolve @p, query it and print and/or log in
+ * @out: where add_target lines go, or NULL to print nothing
+ * Returns the class of the first failure, with its explanation in @err.
+ */
+enum srp_result srp_scan_peer(const struct srp_opts *o,
+			      const struct srp_peer *p, FILE *out,
+			      struct srp_scan_stats *st, char *err,
+			      size_t errlen);
+
+/*
+ * The peers named by @args followed by the config file's "peer" lines, in
+ * a calloc()ed array; NULL (after saying why on stderr) if one is invalid.
+ */
+struct srp_peer *srp_collect_peers(const struct srp_opts *o, char **args,
+				   int nargs, int *npeers);
+
+/*
+ * Daemon mode: scan @args and the config's peers, log in, rescan, until
+ * SIGTERM/SIGINT; SIGHUP reloads the config file.
+ */
+int srp_daemon_run(struct srp_opts *o, char **args, int nargs);
+
+#endif /* SRP_DISCOVER_H */
