@@ -5,6 +5,7 @@
  * per occupied slot (is it SRP, how large may a SEND be) and ServiceEntries
  * four at a time (the "SRP.T10:<id_ext>" services and their ids).
  */
+#include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -26,10 +27,13 @@ struct walk {
 
 static enum srp_result query_failed(struct walk *w, int ret, const char *what)
 {
+	char gid[INET6_ADDRSTRLEN];
+
 	if (ret == -ETIMEDOUT) {
+		inet_ntop(AF_INET6, w->path->dgid, gid, sizeof(gid));
 		snprintf(w->err, w->errlen,
-			 "%s: no answer from %s (timed out after %d ms x %d tries)",
-			 what, w->path->dest[0] ? w->path->dest : "peer",
+			 "no answer to %s from GID %s via %s port %d (timed out after %d ms x %d tries)",
+			 what, gid, w->path->ibdev, w->path->port,
 			 w->dm->timeout_ms, w->dm->retries + 1);
 		return SRP_ERR_TIMEOUT;
 	}

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Helpers for the tools_* scenarios: the discovery and status tools built
+# from tools/ are in /lab/tools.
+
+TOOLS=/lab/tools
+SRP_DISCOVER=$TOOLS/srp-discover
+RDI_STATUS=$TOOLS/rdi-status
+
+# tools_lines OUT: the add_target lines (id_ext=...) of a discovery output.
+tools_lines() { grep '^id_ext=' <<<"$1"; }
+
+# tools_login_line LINE RXE: write LINE to RXE's add_target; prints the new
+# SCSI host number.
+tools_login_line() {
+	local before h
+	before=$(lab_srp_hosts)
+	echo "$1" > /sys/class/infiniband_srp/srp-$2-1/add_target || return 1
+	for h in $(lab_srp_hosts); do
+		grep -qx "$h" <<<"$before" || { echo "$h"; return 0; }
+	done
+	return 1
+}
+
+tools_logout_all() {
+	local p
+	for p in /sys/class/srp_remote_ports/port-*; do
+		[ -e "$p/delete" ] && echo 1 > "$p/delete"
+	done
+	lab_wait 30 sh -c '[ -z "$(ls /sys/class/srp_remote_ports/)" ]'
+}
+
+# tools_srp_host_count: number of ib_srp SCSI hosts.
+tools_srp_host_count() { lab_srp_hosts | wc -l; }
+
+# tools_json_flat: flatten JSON on stdin into "path=value" lines, e.g.
+# srp[0].rport.state=running; strings lose their quotes. Fails on input
+# that is not well-formed JSON.
+tools_json_flat() {
+	awk '
+	function err(m) { print "json: " m " at offset " pos > "/dev/stderr"; bad = 1; exit 1 }
+	function ws() { while (pos <= n && index(" \t\n\r", substr(s, pos, 1))) pos++ }
+	function str(   out, c) {
+		if (substr(s, pos, 1) != "\"") err("string expected")
+		pos++; out = ""
+		while (pos <= n) {
+			c = substr(s, pos, 1)
+			if (c == "\\") { out = out substr(s, pos + 1, 1); pos += 2; continue }
+			if (c == "\"") { pos++; return out }
+			out = out c; pos++
+		}
+		err("unterminated string")
+	}
+	function value(path,   c, k, i, m) {
+		ws(); c = substr(s, pos, 1)
+		if (c == "{") {
+			pos++; ws()
+			if (substr(s, pos, 1) == "}") { pos++; return }
+			for (;;) {
+				ws(); k = str(); ws()
+				if (substr(s, pos, 1) != ":") err(": expected")
+				pos++
+				value(path == "" ? k : path "." k)
+				ws(); c = substr(s, pos, 1); pos++
+				if (c == "}") return
+				if (c != ",") err(", or } expected")
+			}
+		}
+		if (c == "[") {
+			pos++; ws(); i = 0
+			if (substr(s, pos, 1) == "]") { pos++; print path "#=0"; return }
+			for (;;) {
+				value(path "[" i "]"); i++
+				ws(); c = substr(s, pos, 1); pos++
+				if (c == "]") { print path "#=" i; return }
+				if (c != ",") err(", or ] expected")
+			}
+		}
+		if (c == "\"") { print path "=" str(); return }
+		if (match(substr(s, pos), /^(true|false|null|-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?)/)) {
+			print path "=" substr(s, pos, RLENGTH); pos += RLENGTH; return
+		}
+		err("value expected")
+	}
+	{ s = s $0 "\n" }
+	END { n = length(s); pos = 1; value(""); ws(); if (!bad && pos <= n) err("trailing data"); exit bad }
+	'
+}
+
+# tools_json_get FLAT PATH: the value at PATH in flattened JSON FLAT.
+tools_json_get() { grep -m1 "^$2=" <<<"$1" | cut -d= -f2-; }
+
+# Kernel interfaces srp-discover uses (rdma-core's service loads them on a
+# normal system).
+tools_modules_up() { modprobe ib_umad && modprobe rdma_ucm; }
