@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * ib_iser: iSER (iSCSI Extensions for RDMA) initiator.
+ * ib_iser: iSER (iSCSI Extensions for RDMA) initiator, the "iser"
+ * transport of open-iscsi. This file only wires module init/exit and holds
+ * the module parameters.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -9,15 +11,48 @@
 
 #include <linux/module.h>
 
+#include "iser.h"
+#include "transport.h"
+
+unsigned int iser_max_sectors = 1024;
+module_param_named(max_sectors, iser_max_sectors, uint, 0444);
+MODULE_PARM_DESC(max_sectors, "Max sectors per SCSI command (default 1024)");
+
+unsigned int iser_max_lun = 512;
+module_param_named(max_lun, iser_max_lun, uint, 0444);
+MODULE_PARM_DESC(max_lun, "Max LUNs per session (default 512)");
+
+unsigned int iser_rx_data_max = 65536;
+module_param_named(rx_data_max, iser_rx_data_max, uint, 0444);
+MODULE_PARM_DESC(rx_data_max,
+		 "Cap on the negotiated MaxRecvDataSegmentLength a receive buffer holds (default 65536)");
+
+bool iser_remote_inv = true;
+module_param_named(remote_invalidate, iser_remote_inv, bool, 0444);
+MODULE_PARM_DESC(remote_invalidate,
+		 "Offer the target Send with Invalidate (default Y)");
+
 static int __init iser_init(void)
 {
-	pr_info("iSER (iSCSI Extensions for RDMA) initiator, version %s\n", RDI_VERSION);
+	int ret;
+
+	if (iser_max_sectors < 8 || iser_rx_data_max < 512) {
+		pr_err("max_sectors must be >= 8 and rx_data_max >= 512\n");
+		return -EINVAL;
+	}
+	ret = iser_transport_register();
+	if (ret) {
+		pr_err("cannot register the iser transport: %d\n", ret);
+		return ret;
+	}
+	pr_info("iSER (iSCSI Extensions for RDMA) initiator, version %s\n",
+		RDI_VERSION);
 	return 0;
 }
 
 static void __exit iser_exit(void)
 {
-	pr_info("unloaded\n");
+	iser_transport_unregister();
 }
 
 module_init(iser_init);

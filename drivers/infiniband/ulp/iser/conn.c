@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * One iSER RDMA connection: queue pair, completion queue, registration
+ * pool, receive buffers, and the teardown state machine.
+ *
+ * Teardown is ordered and idempotent:
+ *   1. iser_conn_terminate(): mark the connection failed so no completion
+ *      reports a second error, disconnect, drain the QP. Afterwards no
+ *      completion handler runs for this connection any more.
+ *   2. iser_conn_put() drops a reference; the last one (endpoint
+ *      disconnected and iscsi_conn unbound) destroys the cm_id first, so
+ *      no CM event can run, then MR pool, QP, CQ, buffers and the device.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <scsi/scsi_transport_iscsi.h>
+
+#include "iser.h"
+
+/* Receive headers are kept a cache line apart from each other. */
+#define ISER_RX_HDR_STRIDE	ALIGN(ISER_HDRS_LEN, L1_CACHE_BYTES)
+
+static void iser_err_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		iser_wc_error(wc, "registration/invalidation");
+}
+
+/**
+ * iser_conn_alloc() - allocate an unconnected iSER connection
+ *
+ * Return: the connection with one reference (the endpoint's), or NULL.
+ */
+struct iser_conn *iser_conn_alloc(void)
+{
+	struct iser_conn *ic;
+
+	ic = kzalloc(sizeof(*ic), GFP_KERNEL);
+	if (!ic)
+		return NULL;
+	if (rdi_stats_init(&ic->stats)) {
+		kfree(ic);
+		return NULL;
+	}
+	kref_init(&ic->ref);
+	mutex_init(&ic->state_mutex);
+	init_completion(&ic->established);
+	ic->state = ISER_CONN_CONNECTING;
+	ic->err_cqe.done = iser_err_done;
+	return ic;
+}
+
+static int iser_login_bufs_alloc(struct iser_conn *ic)
+{
+	struct ib_device *ibdev = ic->dev->ib_dev;
+	int ret;
+
+	ic->login_tx = kmalloc(ISER_LOGIN_DLEN, GFP_KERNEL);
+	if (!ic->login_tx)
+		return -ENOMEM;
+	ic->login_tx_dma = ib_dma_map_single(ibdev, ic->login_tx,
+					     ISER_LOGIN_DLEN, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(ibdev, ic->login_tx_dma)) {
+		ret = -ENOMEM;
+		goto err_free_tx;
+	}
+	ret = iser_rx_ring_alloc(ic, &ic->login_rx, 1, ISER_LOGIN_DLEN);
+	if (ret)
+		goto err_unmap_tx;
+	return 0;
+
+err_unmap_tx:
+	ib_dma_unmap_single(ibdev, ic->login_tx_dma, ISER_LOGIN_DLEN,
+			    DMA_TO_DEVICE);
+err_free_tx:
+	kfree(ic->login_tx);
+	ic->login_tx = NULL;
+	return ret;
+}
+
+static void iser_login_bufs_free(struct iser_conn *ic)
+{
+	if (!ic->login_tx)
+		return;
+	iser_rx_ring_free(ic, &ic->login_rx);
+	ib_dma_unmap_single(ic->dev->ib_dev, ic->login_tx_dma,
+			    ISER_LOGIN_DLEN, DMA_TO_DEVICE);
+	kfree(ic->login_tx);
+	ic->login_tx = NULL;
+}
+
+/**
+ * iser_conn_create_qp() - create the RDMA resources of a connection
+ * @ic: connection whose route was just resolved
+ *
+ * Context: rdma_cm handler, @ic->state_mutex held.
+ * Return: 0 or a negative errno; on error nothing is left allocated.
+ */
+int iser_conn_create_qp(struct iser_conn *ic)
+{
+	struct ib_device *ibdev = ic->cm_id->device;
+	struct ib_qp_init_attr init_attr = {};
+	unsigned int max_send_wr, max_recv_wr, max_pages;
+	int ret;
+
+	ic->dev = rdi_device_get(ibdev);
+	if (!ic->dev)
+		return -ENODEV;
+	if (!ic->dev->fr_supported) {
+		dev_err(&ibdev->dev, "iSER needs fast registration\n");
+		ret = -EOPNOTSUPP;
+		goto err_put_dev;
+	}
+
+	ic->max_cmds = min_t(unsigned int, ISER_MAX_CMDS,
+			     (ibdev->attrs.max_qp_wr - ISER_DOUT_WRS) /
+			     ISER_WR_PER_CMD);
+	max_send_wr = ic->max_cmds * ISER_WR_PER_CMD + ISER_DOUT_WRS;
+	max_recv_wr = ic->max_cmds + ISER_RX_EXTRA;
+
+	ic->cq_size = max_send_wr + max_recv_wr;
+	ic->cq = ib_cq_pool_get(ibdev, ic->cq_size, -1, IB_POLL_SOFTIRQ);
+	if (IS_ERR(ic->cq)) {
+		ret = PTR_ERR(ic->cq);
+		ic->cq = NULL;
+		goto err_put_dev;
+	}
+
+	init_attr.event_handler = NULL;
+	init_attr.qp_context = ic;
+	init_attr.send_cq = ic->cq;
+	init_attr.recv_cq = ic->cq;
+	init_attr.cap.max_send_wr = max_send_wr;
+	init_attr.cap.max_recv_wr = max_recv_wr + 1; /* + drain */
+	ic->max_send_sge = min_t(u32, ic->dev->max_sge, 1 + ISER_INLINE_SGES);
+	init_attr.cap.max_send_sge = ic->max_send_sge;
+	init_attr.cap.max_recv_sge = 2;
+	init_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	init_attr.qp_type = IB_QPT_RC;
+	ret = rdma_create_qp(ic->cm_id, ic->dev->pd, &init_attr);
+	if (ret) {
+		dev_err(&ibdev->dev, "QP creation failed: %d\n", ret);
+		goto err_put_cq;
+	}
+	ic->qp = ic->cm_id->qp;
+
+	max_pages = min_t(u32, ic->dev->max_fr_pages,
+			  (iser_max_sectors << SECTOR_SHIFT) /
+			  ic->dev->mr_page_size + 1);
+	ret = rdi_mr_pool_init(ic->dev, ic->qp, RDI_MR_REGULAR, ic->max_cmds,
+			       max_pages);
+	if (ret) {
+		dev_err(&ibdev->dev, "MR pool creation failed: %d\n", ret);
+		goto err_destroy_qp;
+	}
+	ic->sg_tablesize = max_pages;
+
+	ret = iser_login_bufs_alloc(ic);
+	if (ret)
+		goto err_destroy_pool;
+	return 0;
+
+err_destroy_pool:
+	rdi_mr_pool_destroy(ic->qp, RDI_MR_REGULAR);
+err_destroy_qp:
+	rdma_destroy_qp(ic->cm_id);
+	ic->qp = NULL;
+err_put_cq:
+	ib_cq_pool_put(ic->cq, ic->cq_size);
+	ic->cq = NULL;
+err_put_dev:
+	rdi_device_put(ic->dev);
+	ic->dev = NULL;
+	return ret;
+}
+
+/**
+ * iser_conn_terminate() - stop all traffic on a connection
+ * @ic: connection
+ *
+ * Disconnects and drains the QP; a connection attempt still running is
+ * failed instead (its CM events find the state changed and bail out).
+ * Idempotent.
+ *
+ * Context: process, @ic->state_mutex held.
+ */
+void iser_conn_terminate(struct iser_conn *ic)
+{
+	lockdep_assert_held(&ic->state_mutex);
+
+	set_bit(ISER_CONN_F_ERROR, &ic->flags);
+	switch (ic->state) {
+	case ISER_CONN_CONNECTING:
+	case ISER_CONN_FAILED:
+		ic->state = ISER_CONN_FAILED;
+		complete_all(&ic->established);
+		break;
+	case ISER_CONN_UP:
+	case ISER_CONN_TERMINATING:
+		/* Only a QP that reached RTS has work requests to flush. */
+		rdma_disconnect(ic->cm_id);
+		ib_drain_qp(ic->qp);
+		break;
+	case ISER_CONN_DOWN:
+		return;
+	}
+	ic->state = ISER_CONN_DOWN;
+}
+
+static void iser_conn_release(struct kref *ref)
+{
+	struct iser_conn *ic = container_of(ref, struct iser_conn, ref);
+
+	/* No CM event can run after this. */
+	if (ic->cm_id)
+		rdma_destroy_id(ic->cm_id);
+	if (ic->qp) {
+		iser_rx_ring_free(ic, &ic->rx);
+		iser_login_bufs_free(ic);
+		rdi_mr_pool_destroy(ic->qp, RDI_MR_REGULAR);
+		ib_destroy_qp(ic->qp);
+		ib_cq_pool_put(ic->cq, ic->cq_size);
+		rdi_device_put(ic->dev);
+	}
+	rdi_stats_free(&ic->stats);
+	kfree(ic);
+}
+
+/**
+ * iser_conn_put() - drop a reference, releasing the connection on the last
+ * @ic: connection, terminated if this may be the last reference
+ *
+ * Context: process; must not be called from the rdma_cm handler.
+ */
+void iser_conn_put(struct iser_conn *ic)
+{
+	kref_put(&ic->ref, iser_conn_release);
+}
+
+/**
+ * iser_conn_error() - report a connection failure to libiscsi, once
+ * @ic: connection that saw a failed completion or a CM disconnect
+ *
+ * Context: any.
+ */
+void iser_conn_error(struct iser_conn *ic)
+{
+	struct iscsi_conn *conn = READ_ONCE(ic->iscsi_conn);
+
+	if (test_and_set_bit(ISER_CONN_F_ERROR, &ic->flags))
+		return;
+	rdi_stat_add(&ic->stats, RDI_STAT_ERRORS, 1);
+	if (conn)
+		iscsi_conn_failure(conn, ISCSI_ERR_CONN_FAILED);
+}
+
+/**
+ * iser_wc_error() - the one funnel for failed work completions
+ * @wc:   the completion; its QP context is the connection
+ * @what: kind of work request, for the log
+ */
+void iser_wc_error(struct ib_wc *wc, const char *what)
+{
+	struct iser_conn *ic = wc->qp->qp_context;
+
+	if (wc->status != IB_WC_WR_FLUSH_ERR)
+		pr_err_ratelimited("%s: %s failed: %s (vendor err 0x%x)\n",
+				   dev_name(&ic->dev->ib_dev->dev), what,
+				   ib_wc_status_msg(wc->status),
+				   wc->vendor_err);
+	iser_conn_error(ic);
+}
+
+/**
+ * iser_rx_ring_alloc() - allocate and map receive buffers
+ * @ic:       connection (device)
+ * @ring:     ring to fill
+ * @nr:       number of buffers
+ * @data_len: data segment bytes per buffer
+ *
+ * Return: 0 or -ENOMEM; on error @ring is left empty.
+ */
+int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
+		       unsigned int nr, u32 data_len)
+{
+	struct ib_device *ibdev = ic->dev->ib_dev;
+	u32 lkey = ic->dev->pd->local_dma_lkey;
+	unsigned int i;
+
+	ring->desc = kcalloc(nr, sizeof(*ring->desc), GFP_KERNEL);
+	if (!ring->desc)
+		return -ENOMEM;
+	ring->hdrs = kcalloc(nr, ISER_RX_HDR_STRIDE, GFP_KERNEL);
+	if (!ring->hdrs)
+		goto err_free_desc;
+	ring->hdrs_dma = ib_dma_map_single(ibdev, ring->hdrs,
+					   nr * ISER_RX_HDR_STRIDE,
+					   DMA_FROM_DEVICE);
+	if (ib_dma_mapping_error(ibdev, ring->hdrs_dma))
+		goto err_free_hdrs;
+	ring->nr = nr;
+	ring->data_len = data_len;
+
+	for (i = 0; i < nr; i++) {
+		struct iser_rx_desc *desc = &ring->desc[i];
+
+		desc->data = kmalloc(data_len, GFP_KERNEL);
+		if (!desc->data)
+			goto err_free_data;
+		desc->sge[1].addr = ib_dma_map_single(ibdev, desc->data,
+						      data_len,
+						      DMA_FROM_DEVICE);
+		if (ib_dma_mapping_error(ibdev, desc->sge[1].addr)) {
+			kfree(desc->data);
+			goto err_free_data;
+		}
+		desc->sge[1].length = data_len;
+		desc->sge[1].lkey = lkey;
+		desc->data_len = data_len;
+		desc->hdrs = ring->hdrs + i * ISER_RX_HDR_STRIDE;
+		desc->sge[0].addr = ring->hdrs_dma + i * ISER_RX_HDR_STRIDE;
+		desc->sge[0].length = ISER_HDRS_LEN;
+		desc->sge[0].lkey = lkey;
+		desc->conn = ic;
+		desc->cqe.done = iser_rx_done;
+		desc->wr.wr_cqe = &desc->cqe;
+		desc->wr.sg_list = desc->sge;
+		desc->wr.num_sge = 2;
+	}
+	return 0;
+
+err_free_data:
+	while (i--) {
+		ib_dma_unmap_single(ibdev, ring->desc[i].sge[1].addr, data_len,
+				    DMA_FROM_DEVICE);
+		kfree(ring->desc[i].data);
+	}
+	ib_dma_unmap_single(ibdev, ring->hdrs_dma, nr * ISER_RX_HDR_STRIDE,
+			    DMA_FROM_DEVICE);
+	ring->nr = 0;
+err_free_hdrs:
+	kfree(ring->hdrs);
+err_free_desc:
+	kfree(ring->desc);
+	ring->desc = NULL;
+	return -ENOMEM;
+}
+
+/**
+ * iser_rx_ring_free() - unmap and free receive buffers
+ * @ic:   connection, QP drained
+ * @ring: ring; empty rings are ignored
+ */
+void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring)
+{
+	struct ib_device *ibdev = ic->dev->ib_dev;
+	unsigned int i;
+
+	if (!ring->desc)
+		return;
+	for (i = 0; i < ring->nr; i++) {
+		ib_dma_unmap_single(ibdev, ring->desc[i].sge[1].addr,
+				    ring->data_len, DMA_FROM_DEVICE);
+		kfree(ring->desc[i].data);
+	}
+	ib_dma_unmap_single(ibdev, ring->hdrs_dma,
+			    ring->nr * ISER_RX_HDR_STRIDE, DMA_FROM_DEVICE);
+	kfree(ring->hdrs);
+	kfree(ring->desc);
+	ring->desc = NULL;
+	ring->nr = 0;
+}
+
+/**
+ * iser_post_recv() - (re)post one receive buffer
+ * @desc: buffer, owned by the caller until posted
+ *
+ * Return: 0 or the error of ib_post_recv().
+ */
+int iser_post_recv(struct iser_rx_desc *desc)
+{
+	struct iser_conn *ic = desc->conn;
+	struct ib_device *ibdev = ic->dev->ib_dev;
+
+	ib_dma_sync_single_for_device(ibdev, desc->sge[0].addr, ISER_HDRS_LEN,
+				      DMA_FROM_DEVICE);
+	ib_dma_sync_single_for_device(ibdev, desc->sge[1].addr, desc->data_len,
+				      DMA_FROM_DEVICE);
+	return ib_post_recv(ic->qp, &desc->wr, NULL);
+}

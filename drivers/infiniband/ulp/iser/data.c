@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * SCSI data mapping for iSER, as an ordered ladder:
+ *   1. no data: nothing to map;
+ *   2. a write whose data all travels as immediate data and fits in a few
+ *      SGEs: sent from the local DMA lkey, nothing registered;
+ *   3. otherwise: one fast registration through rdi_core, chained before the
+ *      SEND that advertises its rkey.
+ *
+ * Invalidation is never left for later: the target invalidates the rkey
+ * with Send with Invalidate when it offered to, otherwise we post a
+ * LOCAL_INV as soon as the task completes, before the SCSI command is
+ * handed back to the midlayer.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <scsi/scsi_cmnd.h>
+
+#include "iser.h"
+
+static int iser_data_inline(struct iser_conn *ic, struct iser_task *it,
+			    struct scatterlist *sgl)
+{
+	u32 lkey = ic->dev->pd->local_dma_lkey;
+	struct scatterlist *sg;
+	int i;
+
+	for_each_sg(sgl, sg, it->sg_nents, i) {
+		it->sge[1 + i].addr = sg_dma_address(sg);
+		it->sge[1 + i].length = sg_dma_len(sg);
+		it->sge[1 + i].lkey = lkey;
+	}
+	it->nr_sge = 1 + it->sg_nents;
+	rdi_stat_add(&ic->stats, RDI_STAT_IMM, 1);
+	return 0;
+}
+
+/**
+ * iser_data_map() - map a SCSI command's data and describe it
+ * @ic:      connection the command goes out on
+ * @it:      task; @it->sge[0] (headers) is already set
+ * @args:    filled with the buffers to advertise in the iSER header
+ * @imm_len: bytes sent as immediate data with the command
+ *
+ * On success @it->nr_sge covers the immediate data and, when a registration
+ * was needed, @it->reg.reg_wr is ready to be chained before the SEND.
+ *
+ * Context: atomic (libiscsi transmit path).
+ * Return: 0, -EAGAIN when no MR is free, or another negative errno.
+ */
+int iser_data_map(struct iser_conn *ic, struct iser_task *it,
+		  struct iser_hdr_args *args, unsigned int imm_len)
+{
+	struct scsi_cmnd *sc = iser_task_to_iscsi(it)->sc;
+	struct ib_device *ibdev = ic->dev->ib_dev;
+	unsigned int len = scsi_bufflen(sc);
+	bool write = sc->sc_data_direction == DMA_TO_DEVICE;
+	struct ib_mr *mr;
+	int n, nents;
+
+	it->nr_sge = 1;
+	if (!len || sc->sc_data_direction == DMA_NONE)
+		return 0;
+
+	it->dma_dir = sc->sc_data_direction;
+	nents = ib_dma_map_sg(ibdev, scsi_sglist(sc), scsi_sg_count(sc),
+			      it->dma_dir);
+	if (unlikely(!nents))
+		return -ENOMEM;
+	it->sg_nents = nents;
+
+	if (write && imm_len == len && nents <= ISER_INLINE_SGES &&
+	    nents < ic->max_send_sge)
+		return iser_data_inline(ic, it, scsi_sglist(sc));
+
+	n = rdi_reg_sg(ic->qp, &it->reg, scsi_sglist(sc), nents, NULL,
+		       ic->dev->mr_page_size,
+		       write ? IB_ACCESS_REMOTE_READ :
+			       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
+	if (unlikely(n < 0))
+		goto err_unmap;
+	if (unlikely(n < nents)) {
+		/* sg_tablesize and the virt boundary make this impossible */
+		pr_err_ratelimited("%u bytes in %d entries do not fit one MR\n",
+				   len, nents);
+		n = -EINVAL;
+		goto err_release;
+	}
+	mr = it->reg.mr;
+	rdi_stat_add(&ic->stats, RDI_STAT_REGS, 1);
+
+	if (write) {
+		args->write_stag = mr->rkey;
+		args->write_va = mr->iova + imm_len;
+		args->write_len = len - imm_len;
+		if (imm_len) {
+			it->sge[1].addr = mr->iova;
+			it->sge[1].length = imm_len;
+			it->sge[1].lkey = mr->lkey;
+			it->nr_sge = 2;
+			rdi_stat_add(&ic->stats, RDI_STAT_IMM, 1);
+		}
+	} else {
+		args->read_stag = mr->rkey;
+		args->read_va = mr->iova;
+		args->read_len = len;
+	}
+	return 0;
+
+err_release:
+	rdi_reg_release(ic->qp, &it->reg);
+err_unmap:
+	ib_dma_unmap_sg(ibdev, scsi_sglist(sc), scsi_sg_count(sc), it->dma_dir);
+	it->sg_nents = 0;
+	return n;
+}
+
+/**
+ * iser_data_release() - invalidate and unmap a command's data
+ * @ic: connection the command went out on
+ * @it: task, completed or failed
+ *
+ * An rkey the target did not invalidate is invalidated locally right away
+ * while the connection is up; once the QP is drained, no access through it
+ * is possible any more. The MR goes back to the pool at once: the LOCAL_INV
+ * precedes any later REG_MR of it on the same send queue.
+ *
+ * Context: atomic, libiscsi task cleanup.
+ */
+void iser_data_release(struct iser_conn *ic, struct iser_task *it)
+{
+	struct scsi_cmnd *sc = iser_task_to_iscsi(it)->sc;
+
+	if (it->reg.mr) {
+		if (!it->cmd_sent) {
+			/* registration never posted: nothing to invalidate */
+		} else if (it->remote_inv) {
+			rdi_stat_add(&ic->stats, RDI_STAT_REMOTE_INVS, 1);
+		} else if (!test_bit(ISER_CONN_F_ERROR, &ic->flags)) {
+			struct ib_send_wr *wr;
+
+			wr = rdi_reg_inv_wr(&it->reg, &ic->err_cqe);
+			wr->send_flags = 0;
+			if (ib_post_send(ic->qp, wr, NULL))
+				iser_conn_error(ic);
+			else
+				rdi_stat_add(&ic->stats, RDI_STAT_INVS, 1);
+		}
+		rdi_reg_release(ic->qp, &it->reg);
+	}
+	if (it->sg_nents) {
+		ib_dma_unmap_sg(ic->dev->ib_dev, scsi_sglist(sc),
+				scsi_sg_count(sc), it->dma_dir);
+		it->sg_nents = 0;
+	}
+	it->remote_inv = false;
+}

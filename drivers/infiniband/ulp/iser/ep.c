@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * iSER endpoints: the RDMA/CM connection iscsid asks for before it creates
+ * a session (ep_connect), waits for (ep_poll) and tears down
+ * (ep_disconnect).
+ *
+ * Unlike the in-tree driver, the connection is made in the network
+ * namespace of the caller (iscsid) and, when iscsid connects through a host
+ * whose iface names a network device, from that device's address.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/inetdevice.h>
+#include <linux/nsproxy.h>
+#include <net/net_namespace.h>
+#include <scsi/scsi_host.h>
+#include <scsi/scsi_transport_iscsi.h>
+
+#include "iser.h"
+
+#define ISER_RESOLVE_TIMEOUT_MS	1000
+
+static void iser_cm_fail(struct iser_conn *ic, int err)
+{
+	ic->cm_error = err;
+	ic->state = ISER_CONN_FAILED;
+	complete_all(&ic->established);
+}
+
+static void iser_route_resolved(struct iser_conn *ic)
+{
+	struct ib_device *ibdev = ic->cm_id->device;
+	struct rdma_conn_param param = {};
+	struct iser_cm_priv priv;
+	int ret;
+
+	ret = iser_conn_create_qp(ic);
+	if (ret)
+		goto fail;
+
+	iser_cm_req_encode(&priv, iser_remote_inv);
+	param.responder_resources = ibdev->attrs.max_qp_rd_atom;
+	param.initiator_depth = 1;
+	param.retry_count = 7;
+	param.rnr_retry_count = 7;
+	param.private_data = &priv;
+	param.private_data_len = sizeof(priv);
+	ret = rdma_connect_locked(ic->cm_id, &param);
+	if (ret) {
+		pr_err("%pISpc: rdma_connect failed: %d\n",
+		       &ic->cm_id->route.addr.dst_addr, ret);
+		goto fail;
+	}
+	return;
+fail:
+	iser_cm_fail(ic, ret);
+}
+
+static void iser_established(struct iser_conn *ic,
+			     const struct rdma_conn_param *param)
+{
+	ic->remote_inv = iser_remote_inv &&
+			 iser_cm_rep_send_inv(param->private_data,
+					      param->private_data_len);
+	pr_info("%pISpc: connected on %s, %s invalidation\n",
+		&ic->cm_id->route.addr.dst_addr, dev_name(&ic->dev->ib_dev->dev),
+		ic->remote_inv ? "remote" : "local");
+	ic->state = ISER_CONN_UP;
+	complete_all(&ic->established);
+}
+
+static int iser_cm_handler(struct rdma_cm_id *cm_id,
+			   struct rdma_cm_event *ev)
+{
+	struct iser_conn *ic = cm_id->context;
+	int ret;
+
+	mutex_lock(&ic->state_mutex);
+	pr_debug("%pISpc: %s (status %d), state %d\n",
+		 &cm_id->route.addr.dst_addr, rdma_event_msg(ev->event),
+		 ev->status, ic->state);
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		if (ic->state != ISER_CONN_CONNECTING)
+			break;
+		ret = rdma_resolve_route(cm_id, ISER_RESOLVE_TIMEOUT_MS);
+		if (ret)
+			iser_cm_fail(ic, ret);
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		if (ic->state == ISER_CONN_CONNECTING)
+			iser_route_resolved(ic);
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		if (ic->state == ISER_CONN_CONNECTING)
+			iser_established(ic, &ev->param.conn);
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		pr_info("%pISpc: connection rejected: %s\n",
+			&cm_id->route.addr.dst_addr,
+			rdma_reject_msg(cm_id, ev->status));
+		fallthrough;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+	case RDMA_CM_EVENT_UNREACHABLE:
+		if (ic->state == ISER_CONN_CONNECTING)
+			iser_cm_fail(ic, -ECONNREFUSED);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		if (ic->state == ISER_CONN_UP) {
+			ic->state = ISER_CONN_TERMINATING;
+			iser_conn_error(ic);
+		} else if (ic->state == ISER_CONN_CONNECTING) {
+			iser_cm_fail(ic, -ENOTCONN);
+		}
+		break;
+	default:
+		break;
+	}
+	mutex_unlock(&ic->state_mutex);
+	return 0;
+}
+
+/*
+ * When iscsid connects through a host whose iface names a network device,
+ * connect from that device's primary IPv4 address so the connection leaves
+ * through the iface the administrator chose.
+ */
+static int iser_src_addr(struct Scsi_Host *shost, struct sockaddr *dst,
+			 struct sockaddr_storage *src)
+{
+	struct sockaddr_in *sin = (struct sockaddr_in *)src;
+	struct net *net = current->nsproxy->net_ns;
+	struct iscsi_host *ihost;
+	struct net_device *ndev;
+	__be32 addr;
+
+	if (!shost || dst->sa_family != AF_INET)
+		return 0;
+	ihost = shost_priv(shost);
+	if (!ihost->netdev || !*ihost->netdev)
+		return 0;
+	ndev = dev_get_by_name(net, ihost->netdev);
+	if (!ndev)
+		return -ENODEV;
+	addr = inet_select_addr(ndev, 0, RT_SCOPE_UNIVERSE);
+	dev_put(ndev);
+	if (!addr)
+		return -EADDRNOTAVAIL;
+	memset(src, 0, sizeof(*src));
+	sin->sin_family = AF_INET;
+	sin->sin_addr.s_addr = addr;
+	return 1;
+}
+
+/**
+ * iser_ep_connect() - start connecting an endpoint (iscsi_transport op)
+ * @shost:        host of the session on reconnects through a host, or NULL
+ * @dst_addr:     target portal
+ * @non_blocking: return at once; iscsid polls with ep_poll
+ *
+ * Return: the endpoint, or an ERR_PTR.
+ */
+struct iscsi_endpoint *iser_ep_connect(struct Scsi_Host *shost,
+				       struct sockaddr *dst_addr,
+				       int non_blocking)
+{
+	struct sockaddr_storage src;
+	struct iscsi_endpoint *ep;
+	struct iser_conn *ic;
+	int has_src, ret;
+
+	has_src = iser_src_addr(shost, dst_addr, &src);
+	if (has_src < 0)
+		return ERR_PTR(has_src);
+
+	ep = iscsi_create_endpoint(0);
+	if (!ep)
+		return ERR_PTR(-ENOMEM);
+	ic = iser_conn_alloc();
+	if (!ic) {
+		ret = -ENOMEM;
+		goto err_destroy_ep;
+	}
+	ic->ep = ep;
+	ep->dd_data = ic;
+
+	ic->cm_id = rdma_create_id(current->nsproxy->net_ns, iser_cm_handler,
+				   ic, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(ic->cm_id)) {
+		ret = PTR_ERR(ic->cm_id);
+		ic->cm_id = NULL;
+		goto err_put_conn;
+	}
+
+	ret = rdma_resolve_addr(ic->cm_id,
+				has_src ? (struct sockaddr *)&src : NULL,
+				dst_addr, ISER_RESOLVE_TIMEOUT_MS);
+	if (ret) {
+		pr_err("%pISpc: address resolution failed: %d\n", dst_addr,
+		       ret);
+		goto err_put_conn;
+	}
+
+	if (!non_blocking) {
+		ret = iser_ep_poll(ep, 0);
+		if (ret < 0)
+			goto err_terminate;
+	}
+	return ep;
+
+err_terminate:
+	mutex_lock(&ic->state_mutex);
+	iser_conn_terminate(ic);
+	mutex_unlock(&ic->state_mutex);
+err_put_conn:
+	iser_conn_put(ic);
+err_destroy_ep:
+	iscsi_destroy_endpoint(ep);
+	return ERR_PTR(ret);
+}
+
+/**
+ * iser_ep_poll() - wait for an endpoint to connect (iscsi_transport op)
+ * @ep:         endpoint
+ * @timeout_ms: how long to wait; 0 waits until the attempt ends
+ *
+ * Return: 1 when connected, 0 when still connecting, a negative errno when
+ * the attempt failed or the wait was interrupted.
+ */
+int iser_ep_poll(struct iscsi_endpoint *ep, int timeout_ms)
+{
+	struct iser_conn *ic = ep->dd_data;
+	long left;
+	int ret;
+
+	if (timeout_ms)
+		left = wait_for_completion_interruptible_timeout(
+			&ic->established, msecs_to_jiffies(timeout_ms));
+	else
+		left = wait_for_completion_interruptible(&ic->established) ?:
+		       1;
+	if (left < 0)
+		return left;
+
+	mutex_lock(&ic->state_mutex);
+	switch (ic->state) {
+	case ISER_CONN_UP:
+		ret = 1;
+		break;
+	case ISER_CONN_CONNECTING:
+		ret = 0;
+		break;
+	default:
+		ret = ic->cm_error ?: -ENOTCONN;
+		break;
+	}
+	mutex_unlock(&ic->state_mutex);
+	return ret;
+}
+
+/**
+ * iser_ep_disconnect() - tear an endpoint down (iscsi_transport op)
+ * @ep: endpoint; freed on return
+ *
+ * The RDMA connection is stopped here; its resources go once the bound
+ * iscsi connection, if any, is stopped as well.
+ */
+void iser_ep_disconnect(struct iscsi_endpoint *ep)
+{
+	struct iser_conn *ic = ep->dd_data;
+
+	mutex_lock(&ic->state_mutex);
+	iser_conn_terminate(ic);
+	ic->ep = NULL;
+	mutex_unlock(&ic->state_mutex);
+
+	iscsi_destroy_endpoint(ep);
+	iser_conn_put(ic);
+}
+
+/**
+ * iser_ep_get_param() - report endpoint addresses (iscsi_transport op)
+ * @ep:    endpoint
+ * @param: ISCSI_PARAM_CONN_ADDRESS or ISCSI_PARAM_CONN_PORT
+ * @buf:   sysfs buffer
+ *
+ * Return: bytes written or a negative errno.
+ */
+int iser_ep_get_param(struct iscsi_endpoint *ep, enum iscsi_param param,
+		      char *buf)
+{
+	struct iser_conn *ic = ep->dd_data;
+
+	switch (param) {
+	case ISCSI_PARAM_CONN_ADDRESS:
+	case ISCSI_PARAM_CONN_PORT:
+		if (!ic || !ic->cm_id)
+			return -ENOTCONN;
+		return iscsi_conn_get_addr_param((struct sockaddr_storage *)
+				&ic->cm_id->route.addr.dst_addr, param, buf);
+	default:
+		return -ENOSYS;
+	}
+}

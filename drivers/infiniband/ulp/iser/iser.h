@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * ib_iser internals: the objects shared by the files of the driver.
+ *
+ *  transport.c  iscsi_transport ops: session, connection and host glue
+ *  ep.c         endpoint: rdma_cm connect, poll, disconnect
+ *  conn.c       QP/CQ/MR pool of one RDMA connection, receive rings,
+ *               teardown state machine, completion error funnel
+ *  tx.c         sending iSCSI PDUs (commands, Data-Out, management)
+ *  data.c       SCSI data mapping and fast registration via rdi_core
+ *  rx.c         receive completions handed to libiscsi
+ *  pdu.c        iSER wire formats (pure, unit-tested)
+ *
+ * Object model: an iscsi_endpoint owns one struct iser_conn (the RDMA
+ * connection). Binding an iscsi_conn to the endpoint takes a second
+ * reference; the iser_conn is released when both the endpoint is
+ * disconnected and the iscsi_conn is stopped or destroyed, whichever order
+ * iscsid and scsi_transport_iscsi choose.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+#ifndef ISER_H
+#define ISER_H
+
+#include <linux/completion.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <scsi/iscsi_proto.h>
+#include <scsi/libiscsi.h>
+#include <rdi/core.h>
+
+#include "pdu.h"
+
+/* Commands one connection's QP is sized for (libiscsi cmds_max). */
+#define ISER_MAX_CMDS		512
+/* Receive buffers beyond one per command: NOP-In, async messages. */
+#define ISER_RX_EXTRA		8
+/* Send queue entries per command: REG_MR, SEND, LOCAL_INV. */
+#define ISER_WR_PER_CMD		3
+/* Send queue entries reserved for unsolicited Data-Out PDUs. */
+#define ISER_DOUT_WRS		1024
+/* Login and text PDUs are at most this long (libiscsi's login buffer). */
+#define ISER_LOGIN_DLEN		ISCSI_DEF_MAX_RECV_SEG_LEN
+/* Scatter entries of an immediate-only write sent without registration. */
+#define ISER_INLINE_SGES	4
+
+extern unsigned int iser_max_sectors;
+extern unsigned int iser_rx_data_max;
+extern bool iser_remote_inv;
+
+/**
+ * enum iser_conn_state - life of an RDMA connection
+ * @ISER_CONN_CONNECTING:  address/route resolution or CM connect running
+ * @ISER_CONN_UP:          established; PDUs may be posted
+ * @ISER_CONN_FAILED:      connection attempt failed (ep_poll returns < 0)
+ * @ISER_CONN_TERMINATING: disconnect requested or error seen, QP not
+ *                         yet drained
+ * @ISER_CONN_DOWN:        QP drained: no completion will run any more
+ *
+ * Transitions happen under &iser_conn.state_mutex and only forward, except
+ * that FAILED and TERMINATING both end in DOWN.
+ */
+enum iser_conn_state {
+	ISER_CONN_CONNECTING,
+	ISER_CONN_UP,
+	ISER_CONN_FAILED,
+	ISER_CONN_TERMINATING,
+	ISER_CONN_DOWN,
+};
+
+/**
+ * struct iser_rx_desc - one posted receive buffer
+ * @conn:     owning connection
+ * @hdrs:     ISER_HDRS_LEN bytes for the iSER header and the BHS
+ * @data:     data segment buffer (AHS first, if any)
+ * @data_len: size of @data
+ * @sge:      headers, data
+ * @wr:       the receive work request
+ * @cqe:      completion, iser_rx_done()
+ */
+struct iser_rx_desc {
+	struct iser_conn	*conn;
+	void			*hdrs;
+	void			*data;
+	u32			data_len;
+	struct ib_sge		sge[2];
+	struct ib_recv_wr	wr;
+	struct ib_cqe		cqe;
+};
+
+/**
+ * struct iser_rx_ring - a set of receive buffers mapped on one device
+ * @desc:      @nr descriptors
+ * @hdrs:      headers of all descriptors, ISER_RX_HDR_STRIDE apart
+ * @hdrs_dma:  DMA address of @hdrs
+ * @nr:        descriptors in the ring
+ * @data_len:  data segment bytes each descriptor receives
+ */
+struct iser_rx_ring {
+	struct iser_rx_desc	*desc;
+	void			*hdrs;
+	u64			hdrs_dma;
+	unsigned int		nr;
+	u32			data_len;
+};
+
+/* Flags in &iser_conn.flags. */
+enum {
+	ISER_CONN_F_ERROR,	/* failure reported, or teardown started */
+	ISER_CONN_F_FFP,	/* full-feature receive ring posted */
+};
+
+/**
+ * struct iser_conn - one RDMA connection of an iSER endpoint
+ * @ep:            endpoint owning this connection, NULL once disconnected
+ * @cm_id:         rdma_cm identifier; its handler runs under @state_mutex
+ * @dev:           rdi_core device (PD, registration limits)
+ * @qp:            queue pair, NULL until the route is resolved
+ * @cq:            shared completion queue from ib_cq_pool
+ * @cq_size:       entries taken from the pool for @cq
+ * @ref:           one for the endpoint, one while bound to @iscsi_conn
+ * @state_mutex:   protects @state, @iscsi_conn changes and @cm_error
+ * @state:         see enum iser_conn_state
+ * @established:   completed when @state leaves CONNECTING
+ * @cm_error:      errno of a failed connection attempt
+ * @flags:         ISER_CONN_F_*; atomic bit operations
+ * @iscsi_conn:    bound libiscsi connection; set before any receive is
+ *                 posted and cleared only after the QP is drained, so the
+ *                 completion handlers may read it without locking
+ * @remote_inv:    the target invalidates our rkeys with Send with Invalidate
+ * @max_cmds:      commands the queues are sized for
+ * @sg_tablesize:  scatter entries one command may have
+ * @max_send_sge:  SGEs one SEND may carry (headers included)
+ * @login_rx:      single receive buffer used during login
+ * @login_tx:      login/text request data, ISER_LOGIN_DLEN bytes
+ * @login_tx_dma:  DMA address of @login_tx
+ * @rx:            full-feature receive ring, allocated at conn start
+ * @err_cqe:       completion of unsignaled or error-only work requests
+ * @stats:         per-connection counters
+ */
+struct iser_conn {
+	struct iscsi_endpoint	*ep;
+	struct rdma_cm_id	*cm_id;
+	struct rdi_device	*dev;
+	struct ib_qp		*qp;
+	struct ib_cq		*cq;
+	unsigned int		cq_size;
+	struct kref		ref;
+	struct mutex		state_mutex;
+	enum iser_conn_state	state;
+	struct completion	established;
+	int			cm_error;
+	unsigned long		flags;
+	struct iscsi_conn	*iscsi_conn;
+	bool			remote_inv;
+	unsigned int		max_cmds;
+	unsigned int		sg_tablesize;
+	unsigned int		max_send_sge;
+	struct iser_rx_ring	login_rx;
+	void			*login_tx;
+	u64			login_tx_dma;
+	struct iser_rx_ring	rx;
+	struct ib_cqe		err_cqe;
+	struct rdi_stats	stats;
+};
+
+/**
+ * struct iser_tx_hdrs - the headers of an outgoing PDU, DMA-mapped together
+ * @iser: iSER header
+ * @bhs:  iSCSI basic header segment; &iscsi_task.hdr points here
+ */
+struct iser_tx_hdrs {
+	struct iser_wire_hdr	iser;
+	struct iscsi_hdr	bhs;
+} __packed;
+static_assert(sizeof(struct iser_tx_hdrs) == ISER_HDRS_LEN);
+
+/**
+ * struct iser_dout - one unsolicited Data-Out PDU of a command
+ * @hdrs:     iSER header + Data-Out BHS
+ * @hdrs_dma: DMA address of @hdrs
+ * @sge:      headers, data
+ * @wr:       the SEND
+ * @cqe:      completion, error reporting only
+ */
+struct iser_dout {
+	struct iser_tx_hdrs	hdrs;
+	u64			hdrs_dma;
+	struct ib_sge		sge[2];
+	struct ib_send_wr	wr;
+	struct ib_cqe		cqe;
+};
+
+/**
+ * struct iser_task - per-task transport data (&iscsi_task.dd_data)
+ * @hdrs:         headers of the command or management PDU
+ * @hdrs_dma:     DMA address of @hdrs on the bound connection's device,
+ *                0 while unbound
+ * @conn:         connection the task was sent on
+ * @sge:          headers, then immediate or login data
+ * @nr_sge:       SGEs used in @sge
+ * @send_wr:      the SEND of the PDU
+ * @send_cqe:     its completion
+ * @sg_nents:     DMA-mapped scatter entries, 0 when nothing is mapped
+ * @dma_dir:      direction of that mapping
+ * @reg:          fast registration of the data buffer
+ * @remote_inv:   the target invalidated @reg with Send with Invalidate
+ * @cmd_sent:     the SCSI command PDU has been posted
+ * @dout:         unsolicited Data-Out PDUs, @nr_dout of them
+ * @nr_dout:      size of @dout, 0 when the session sends none
+ */
+struct iser_task {
+	struct iser_tx_hdrs	hdrs;
+	u64			hdrs_dma;
+	struct iser_conn	*conn;
+	struct ib_sge		sge[1 + ISER_INLINE_SGES];
+	unsigned int		nr_sge;
+	struct ib_send_wr	send_wr;
+	struct ib_cqe		send_cqe;
+	int			sg_nents;
+	enum dma_data_direction	dma_dir;
+	struct rdi_reg		reg;
+	bool			remote_inv;
+	bool			cmd_sent;
+	struct iser_dout	*dout;
+	unsigned int		nr_dout;
+};
+
+static inline struct iscsi_task *iser_task_to_iscsi(struct iser_task *it)
+{
+	/* libiscsi allocates dd_data right behind the iscsi_task */
+	return (struct iscsi_task *)it - 1;
+}
+
+/* conn.c */
+struct iser_conn *iser_conn_alloc(void);
+int iser_conn_create_qp(struct iser_conn *ic);
+void iser_conn_terminate(struct iser_conn *ic);
+void iser_conn_put(struct iser_conn *ic);
+void iser_conn_error(struct iser_conn *ic);
+void iser_wc_error(struct ib_wc *wc, const char *what);
+int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
+		       unsigned int nr, u32 data_len);
+void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring);
+int iser_post_recv(struct iser_rx_desc *desc);
+
+/* ep.c */
+struct iscsi_endpoint *iser_ep_connect(struct Scsi_Host *shost,
+				       struct sockaddr *dst_addr,
+				       int non_blocking);
+int iser_ep_poll(struct iscsi_endpoint *ep, int timeout_ms);
+void iser_ep_disconnect(struct iscsi_endpoint *ep);
+int iser_ep_get_param(struct iscsi_endpoint *ep, enum iscsi_param param,
+		      char *buf);
+
+/* data.c */
+int iser_data_map(struct iser_conn *ic, struct iser_task *it,
+		  struct iser_hdr_args *args, unsigned int imm_len);
+void iser_data_release(struct iser_conn *ic, struct iser_task *it);
+
+/* tx.c */
+int iser_xmit_task(struct iscsi_task *task);
+int iser_dout_alloc(struct iser_conn *ic, struct iscsi_session *session);
+void iser_dout_free(struct iser_conn *ic, struct iscsi_session *session);
+
+/* rx.c */
+void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc);
+
+#endif /* ISER_H */

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * iSER wire formats (RFC 7145): the iSER header that precedes every iSCSI
+ * PDU sent as an RDMA SEND, and the iSER CM private data exchanged in the
+ * RDMA/CM connect request and reply.
+ *
+ * Everything here is pure byte-layout logic: it compiles in the kernel and
+ * on the host against tests/unit/shim, and tests/unit/test_iser_pdu.c checks
+ * it against the RFC layouts.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+#ifndef ISER_PDU_H
+#define ISER_PDU_H
+
+#include <linux/build_bug.h>
+#include <linux/types.h>
+
+/* iSER header flags byte: opcode in the high nibble, then WSV and RSV. */
+#define ISER_OPCODE_MASK	0xf0
+#define ISER_OPCODE_CTRL	0x10	/* iSCSI control-type PDU follows */
+#define ISER_OPCODE_HELLO	0x20
+#define ISER_OPCODE_HELLO_REPLY	0x30
+#define ISER_FLAG_WSV		0x08	/* write STag and VA are valid */
+#define ISER_FLAG_RSV		0x04	/* read STag and VA are valid */
+
+/**
+ * struct iser_wire_hdr - iSER header of an iSCSI control-type PDU
+ * @flags:      ISER_OPCODE_CTRL | ISER_FLAG_WSV | ISER_FLAG_RSV
+ * @rsvd:       zero
+ * @write_stag: STag of the buffer the target RDMA READs write data from
+ * @write_va:   tagged offset of the first byte of solicited write data
+ * @read_stag:  STag of the buffer the target RDMA WRITEs read data into
+ * @read_va:    tagged offset of the first byte of read data
+ */
+struct iser_wire_hdr {
+	u8	flags;
+	u8	rsvd[3];
+	__be32	write_stag;
+	__be64	write_va;
+	__be32	read_stag;
+	__be64	read_va;
+} __packed;
+static_assert(sizeof(struct iser_wire_hdr) == 28);
+
+/* The iSCSI basic header segment that follows the iSER header. */
+#define ISER_BHS_LEN		48
+#define ISER_HDRS_LEN		(sizeof(struct iser_wire_hdr) + ISER_BHS_LEN)
+
+/* iSER CM private data flags (RFC 7145 section 6.1 and 6.2). */
+#define ISER_CM_ZBVA_NOT_SUPPORTED	0x80
+#define ISER_CM_SEND_INV_NOT_SUPPORTED	0x40
+
+/**
+ * struct iser_cm_priv - iSER CM REQ / REP private data
+ * @flags: ISER_CM_ZBVA_NOT_SUPPORTED, ISER_CM_SEND_INV_NOT_SUPPORTED
+ * @rsvd:  zero
+ */
+struct iser_cm_priv {
+	u8	flags;
+	u8	rsvd[3];
+} __packed;
+static_assert(sizeof(struct iser_cm_priv) == 4);
+
+/**
+ * struct iser_hdr_args - what an outgoing iSER header advertises
+ * @write_stag: rkey of the write buffer, valid when @write_len is non-zero
+ * @write_va:   address of the first solicited write byte
+ * @write_len:  solicited write bytes (0: no write buffer)
+ * @read_stag:  rkey of the read buffer, valid when @read_len is non-zero
+ * @read_va:    address of the read buffer
+ * @read_len:   expected read bytes (0: no read buffer)
+ */
+struct iser_hdr_args {
+	u32	write_stag;
+	u64	write_va;
+	u32	write_len;
+	u32	read_stag;
+	u64	read_va;
+	u32	read_len;
+};
+
+/**
+ * struct iser_rx_pdu - a received PDU, located inside its receive buffer
+ * @iser_flags: flags byte of the iSER header
+ * @opcode:     iSCSI opcode (without the immediate bit)
+ * @ahs_len:    additional header segment bytes (hlength * 4)
+ * @data_len:   data segment length announced by the BHS
+ */
+struct iser_rx_pdu {
+	u8	iser_flags;
+	u8	opcode;
+	u32	ahs_len;
+	u32	data_len;
+};
+
+void iser_hdr_encode(struct iser_wire_hdr *hdr, const struct iser_hdr_args *a);
+int iser_rx_parse(const void *hdrs, u32 byte_len, struct iser_rx_pdu *pdu);
+void iser_cm_req_encode(struct iser_cm_priv *priv, bool send_inv);
+bool iser_cm_rep_send_inv(const void *priv, u8 len);
+
+#endif /* ISER_PDU_H */

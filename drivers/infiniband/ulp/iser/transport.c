@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * The "iser" iscsi_transport: session, connection and host glue between
+ * scsi_transport_iscsi/libiscsi (driven by iscsid over netlink) and our
+ * RDMA connections.
+ *
+ * Connection life as iscsid drives it:
+ *   ep_connect/ep_poll -> create_session(ep) -> create_conn -> bind_conn
+ *   -> login PDUs (send_pdu) -> set_param... -> start_conn
+ *   ... -> stop_conn and ep_disconnect, in either order -> destroy_conn
+ *   -> destroy_session.
+ * bind_conn takes a reference on the iser_conn for the iscsi_conn; it is
+ * dropped by stop_conn (or destroy_conn if stop never came) once libiscsi
+ * has cleaned up every task, so task cleanup can still reach the QP's MR
+ * pool after the endpoint is gone.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_host.h>
+#include <scsi/scsi_transport_iscsi.h>
+
+#include "iser.h"
+#include "transport.h"
+
+static struct scsi_transport_template *iser_scsi_transport;
+static struct iscsi_transport iser_transport;
+
+static struct scsi_host_template iser_sht = {
+	.module			= THIS_MODULE,
+	.name			= "iSCSI Initiator over iSER",
+	.queuecommand		= iscsi_queuecommand,
+	.change_queue_depth	= scsi_change_queue_depth,
+	.sg_tablesize		= SG_MAX_SEGMENTS,
+	.cmd_per_lun		= ISER_MAX_CMDS,
+	.eh_timed_out		= iscsi_eh_cmd_timed_out,
+	.eh_abort_handler	= iscsi_eh_abort,
+	.eh_device_reset_handler = iscsi_eh_device_reset,
+	.eh_target_reset_handler = iscsi_eh_recover_target,
+	.target_alloc		= iscsi_target_alloc,
+	.proc_name		= "iscsi_iser",
+	.this_id		= -1,
+	.track_queue_depth	= 1,
+	.cmd_size		= sizeof(struct iscsi_cmd),
+};
+
+static struct iscsi_cls_session *
+iser_session_create(struct iscsi_endpoint *ep, u16 cmds_max, u16 qdepth,
+		    u32 initial_cmdsn)
+{
+	struct iscsi_cls_session *cls_session;
+	struct Scsi_Host *shost;
+	struct iser_conn *ic;
+	struct rdi_device *dev;
+
+	if (!ep) {
+		pr_err("session without an endpoint: iscsid too old\n");
+		return NULL;
+	}
+	ic = ep->dd_data;
+
+	shost = iscsi_host_alloc(&iser_sht, 0, false);
+	if (!shost)
+		return NULL;
+	shost->transportt = iser_scsi_transport;
+	shost->max_lun = iser_max_lun;
+	shost->max_id = 0;
+	shost->max_channel = 0;
+	shost->max_cmd_len = 16;
+	shost->cmd_per_lun = qdepth;
+
+	mutex_lock(&ic->state_mutex);
+	if (ic->state != ISER_CONN_UP) {
+		mutex_unlock(&ic->state_mutex);
+		goto err_free_host;
+	}
+	dev = ic->dev;
+	shost->can_queue = min_t(u16, cmds_max, ic->max_cmds);
+	shost->sg_tablesize = ic->sg_tablesize;
+	shost->max_sectors = min_t(unsigned int, iser_max_sectors,
+				   ((ic->sg_tablesize - 1) *
+				    dev->mr_page_size) >> SECTOR_SHIFT);
+	if (!dev->sg_gaps)
+		shost->virt_boundary_mask = dev->mr_page_size - 1;
+	/*
+	 * T10-PI needs integrity MRs: on devices without them (rxe) the host
+	 * simply advertises no protection, and PI I/O never reaches us.
+	 */
+	if (iscsi_host_add(shost, dev->ib_dev->dev.parent)) {
+		mutex_unlock(&ic->state_mutex);
+		goto err_free_host;
+	}
+	mutex_unlock(&ic->state_mutex);
+
+	cls_session = iscsi_session_setup(&iser_transport, shost,
+					  shost->can_queue, 0,
+					  sizeof(struct iser_task),
+					  initial_cmdsn, 0);
+	if (!cls_session)
+		goto err_remove_host;
+	return cls_session;
+
+err_remove_host:
+	iscsi_host_remove(shost, false);
+err_free_host:
+	iscsi_host_free(shost);
+	return NULL;
+}
+
+static void iser_session_destroy(struct iscsi_cls_session *cls_session)
+{
+	struct Scsi_Host *shost = iscsi_session_to_shost(cls_session);
+
+	iscsi_session_teardown(cls_session);
+	iscsi_host_remove(shost, false);
+	iscsi_host_free(shost);
+}
+
+static struct iscsi_cls_conn *
+iser_conn_create(struct iscsi_cls_session *cls_session, u32 conn_idx)
+{
+	return iscsi_conn_setup(cls_session, 0, conn_idx);
+}
+
+/* Map the headers of every task of @session on @ic's device. */
+static int iser_map_tasks(struct iser_conn *ic, struct iscsi_session *session)
+{
+	struct ib_device *ibdev = ic->dev->ib_dev;
+	int i;
+
+	for (i = 0; i < session->cmds_max; i++) {
+		struct iser_task *it = session->cmds[i]->dd_data;
+		u64 dma;
+
+		dma = ib_dma_map_single(ibdev, &it->hdrs, ISER_HDRS_LEN,
+					DMA_TO_DEVICE);
+		if (ib_dma_mapping_error(ibdev, dma))
+			goto err_unmap;
+		it->hdrs_dma = dma;
+	}
+	return 0;
+
+err_unmap:
+	while (i--) {
+		struct iser_task *it = session->cmds[i]->dd_data;
+
+		ib_dma_unmap_single(ibdev, it->hdrs_dma, ISER_HDRS_LEN,
+				    DMA_TO_DEVICE);
+		it->hdrs_dma = 0;
+	}
+	return -ENOMEM;
+}
+
+static void iser_unmap_tasks(struct iser_conn *ic,
+			     struct iscsi_session *session)
+{
+	int i;
+
+	for (i = 0; i < session->cmds_max; i++) {
+		struct iser_task *it = session->cmds[i]->dd_data;
+
+		ib_dma_unmap_single(ic->dev->ib_dev, it->hdrs_dma,
+				    ISER_HDRS_LEN, DMA_TO_DEVICE);
+		it->hdrs_dma = 0;
+	}
+}
+
+static int iser_conn_bind(struct iscsi_cls_session *cls_session,
+			  struct iscsi_cls_conn *cls_conn, u64 ep_handle,
+			  int is_leading)
+{
+	struct iscsi_conn *conn = cls_conn->dd_data;
+	struct iscsi_endpoint *ep;
+	struct iser_conn *ic;
+	int ret;
+
+	ep = iscsi_lookup_endpoint(ep_handle);
+	if (!ep) {
+		pr_err("bind to unknown endpoint %llu\n", ep_handle);
+		return -EINVAL;
+	}
+	ic = ep->dd_data;
+
+	mutex_lock(&ic->state_mutex);
+	if (ic->state != ISER_CONN_UP || ic->iscsi_conn) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	ret = iser_map_tasks(ic, conn->session);
+	if (ret)
+		goto out_unlock;
+	ret = iscsi_conn_bind(cls_session, cls_conn, is_leading);
+	if (ret) {
+		iser_unmap_tasks(ic, conn->session);
+		goto out_unlock;
+	}
+	kref_get(&ic->ref);
+	conn->dd_data = ic;
+	WRITE_ONCE(ic->iscsi_conn, conn);
+
+out_unlock:
+	mutex_unlock(&ic->state_mutex);
+	iscsi_put_endpoint(ep);
+	return ret;
+}
+
+static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
+{
+	struct iscsi_conn *conn = cls_conn->dd_data;
+	struct iser_conn *ic = conn->dd_data;
+	struct iscsi_session *session = conn->session;
+	u32 dlen;
+	int ret;
+	unsigned int i;
+
+	if (!ic)
+		return -EINVAL;
+
+	/* Honour what was negotiated, within the memory we allow per buffer. */
+	dlen = clamp_t(u32, conn->max_recv_dlength, 512, iser_rx_data_max);
+	if (dlen < conn->max_recv_dlength)
+		dev_info(&ic->dev->ib_dev->dev,
+			 "receive buffers capped at %u of %u negotiated bytes (rx_data_max)\n",
+			 dlen, conn->max_recv_dlength);
+
+	mutex_lock(&ic->state_mutex);
+	if (ic->state != ISER_CONN_UP) {
+		ret = -ENOTCONN;
+		goto out_unlock;
+	}
+	ret = iser_dout_alloc(ic, session);
+	if (ret)
+		goto out_unlock;
+	ret = iser_rx_ring_alloc(ic, &ic->rx, session->cmds_max + ISER_RX_EXTRA,
+				 dlen);
+	if (ret)
+		goto err_free_dout;
+	for (i = 0; i < ic->rx.nr; i++) {
+		ret = iser_post_recv(&ic->rx.desc[i]);
+		if (ret)
+			goto err_unlock_posted;
+	}
+	set_bit(ISER_CONN_F_FFP, &ic->flags);
+	mutex_unlock(&ic->state_mutex);
+
+	return iscsi_conn_start(cls_conn);
+
+err_free_dout:
+	iser_dout_free(ic, session);
+out_unlock:
+	mutex_unlock(&ic->state_mutex);
+	return ret;
+
+err_unlock_posted:
+	/* posted buffers stay with the QP until it is drained and freed */
+	mutex_unlock(&ic->state_mutex);
+	return ret;
+}
+
+/*
+ * Drop the iscsi_conn's hold on its RDMA connection once libiscsi no longer
+ * uses any task mapped on it.
+ */
+static void iser_conn_unbind(struct iscsi_conn *conn)
+{
+	struct iser_conn *ic = conn->dd_data;
+
+	if (!ic)
+		return;
+	mutex_lock(&ic->state_mutex);
+	iser_dout_free(ic, conn->session);
+	iser_unmap_tasks(ic, conn->session);
+	WRITE_ONCE(ic->iscsi_conn, NULL);
+	conn->dd_data = NULL;
+	mutex_unlock(&ic->state_mutex);
+	iser_conn_put(ic);
+}
+
+static void iser_conn_stop(struct iscsi_cls_conn *cls_conn, int flag)
+{
+	struct iscsi_conn *conn = cls_conn->dd_data;
+	struct iser_conn *ic = conn->dd_data;
+
+	if (ic) {
+		mutex_lock(&ic->state_mutex);
+		iser_conn_terminate(ic);
+		mutex_unlock(&ic->state_mutex);
+	}
+	/* With the QP drained, this cleans up every task. */
+	iscsi_conn_stop(cls_conn, flag);
+	iser_conn_unbind(conn);
+}
+
+static void iser_conn_destroy(struct iscsi_cls_conn *cls_conn)
+{
+	struct iscsi_conn *conn = cls_conn->dd_data;
+
+	if (conn->dd_data)
+		iser_conn_stop(cls_conn, STOP_CONN_TERM);
+	iscsi_conn_teardown(cls_conn);
+}
+
+static int iser_set_param(struct iscsi_cls_conn *cls_conn,
+			  enum iscsi_param param, char *buf, int buflen)
+{
+	int value;
+
+	switch (param) {
+	case ISCSI_PARAM_HDRDGST_EN:
+	case ISCSI_PARAM_DATADGST_EN:
+	case ISCSI_PARAM_IFMARKER_EN:
+	case ISCSI_PARAM_OFMARKER_EN:
+		if (kstrtoint(buf, 10, &value))
+			return -EINVAL;
+		if (value) {
+			iscsi_conn_printk(KERN_ERR, cls_conn->dd_data,
+					  "iSER carries no digests or markers (param %d)\n",
+					  param);
+			return -EPROTO;
+		}
+		return 0;
+	default:
+		return iscsi_set_param(cls_conn, param, buf, buflen);
+	}
+}
+
+static int iser_init_task(struct iscsi_task *task)
+{
+	struct iser_task *it = task->dd_data;
+
+	it->cmd_sent = false;
+	it->remote_inv = false;
+	it->sg_nents = 0;
+	it->reg.mr = NULL;
+	return 0;
+}
+
+static void iser_cleanup_task(struct iscsi_task *task)
+{
+	struct iser_task *it = task->dd_data;
+
+	if (!task->sc || !it->conn)
+		return;
+	iser_data_release(it->conn, it);
+	it->cmd_sent = false;
+}
+
+static int iser_alloc_pdu(struct iscsi_task *task, u8 opcode)
+{
+	struct iser_task *it = task->dd_data;
+
+	task->hdr = &it->hdrs.bhs;
+	task->hdr_max = sizeof(it->hdrs.bhs);
+	return 0;
+}
+
+static const char * const iser_stat_names[RDI_STAT_NR] = {
+	[RDI_STAT_CMDS]		= "iser_cmds",
+	[RDI_STAT_CMDS_DONE]	= "iser_cmds_done",
+	[RDI_STAT_READ_BYTES]	= "iser_read_bytes",
+	[RDI_STAT_WRITE_BYTES]	= "iser_write_bytes",
+	[RDI_STAT_REGS]		= "iser_fast_regs",
+	[RDI_STAT_INVS]		= "iser_local_invs",
+	[RDI_STAT_REMOTE_INVS]	= "iser_remote_invs",
+	[RDI_STAT_IMM]		= "iser_imm_data",
+	[RDI_STAT_CREDIT_STALLS] = "iser_mr_stalls",
+	[RDI_STAT_ERRORS]	= "iser_errors",
+};
+
+static void iser_get_stats(struct iscsi_cls_conn *cls_conn,
+			   struct iscsi_stats *stats)
+{
+	struct iscsi_conn *conn = cls_conn->dd_data;
+	struct iser_conn *ic = conn->dd_data;
+	int i;
+
+	stats->txdata_octets = conn->txdata_octets;
+	stats->rxdata_octets = conn->rxdata_octets;
+	stats->scsicmd_pdus = conn->scsicmd_pdus_cnt;
+	stats->dataout_pdus = conn->dataout_pdus_cnt;
+	stats->scsirsp_pdus = conn->scsirsp_pdus_cnt;
+	stats->datain_pdus = conn->datain_pdus_cnt;
+	stats->r2t_pdus = conn->r2t_pdus_cnt;
+	stats->tmfcmd_pdus = conn->tmfcmd_pdus_cnt;
+	stats->tmfrsp_pdus = conn->tmfrsp_pdus_cnt;
+	stats->custom_length = 0;
+	if (!ic)
+		return;
+	for (i = 0; i < RDI_STAT_NR; i++) {
+		strscpy(stats->custom[i].desc, iser_stat_names[i],
+			sizeof(stats->custom[i].desc));
+		stats->custom[i].value = rdi_stats_read(&ic->stats, i);
+	}
+	stats->custom_length = RDI_STAT_NR;
+}
+
+static umode_t iser_attr_is_visible(int param_type, int param)
+{
+	switch (param_type) {
+	case ISCSI_HOST_PARAM:
+		switch (param) {
+		case ISCSI_HOST_PARAM_NETDEV_NAME:
+		case ISCSI_HOST_PARAM_HWADDRESS:
+		case ISCSI_HOST_PARAM_INITIATOR_NAME:
+		case ISCSI_HOST_PARAM_IPADDRESS:
+			return 0444;
+		default:
+			return 0;
+		}
+	case ISCSI_PARAM:
+		switch (param) {
+		case ISCSI_PARAM_MAX_RECV_DLENGTH:
+		case ISCSI_PARAM_MAX_XMIT_DLENGTH:
+		case ISCSI_PARAM_HDRDGST_EN:
+		case ISCSI_PARAM_DATADGST_EN:
+		case ISCSI_PARAM_CONN_ADDRESS:
+		case ISCSI_PARAM_CONN_PORT:
+		case ISCSI_PARAM_EXP_STATSN:
+		case ISCSI_PARAM_PERSISTENT_ADDRESS:
+		case ISCSI_PARAM_PERSISTENT_PORT:
+		case ISCSI_PARAM_PING_TMO:
+		case ISCSI_PARAM_RECV_TMO:
+		case ISCSI_PARAM_INITIAL_R2T_EN:
+		case ISCSI_PARAM_MAX_R2T:
+		case ISCSI_PARAM_IMM_DATA_EN:
+		case ISCSI_PARAM_FIRST_BURST:
+		case ISCSI_PARAM_MAX_BURST:
+		case ISCSI_PARAM_PDU_INORDER_EN:
+		case ISCSI_PARAM_DATASEQ_INORDER_EN:
+		case ISCSI_PARAM_TARGET_NAME:
+		case ISCSI_PARAM_TPGT:
+		case ISCSI_PARAM_USERNAME:
+		case ISCSI_PARAM_PASSWORD:
+		case ISCSI_PARAM_USERNAME_IN:
+		case ISCSI_PARAM_PASSWORD_IN:
+		case ISCSI_PARAM_FAST_ABORT:
+		case ISCSI_PARAM_ABORT_TMO:
+		case ISCSI_PARAM_LU_RESET_TMO:
+		case ISCSI_PARAM_TGT_RESET_TMO:
+		case ISCSI_PARAM_IFACE_NAME:
+		case ISCSI_PARAM_INITIATOR_NAME:
+		case ISCSI_PARAM_DISCOVERY_SESS:
+			return 0444;
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static struct iscsi_transport iser_transport = {
+	.owner			= THIS_MODULE,
+	.name			= "iser",
+	.caps			= CAP_RECOVERY_L0 | CAP_MULTI_R2T |
+				  CAP_TEXT_NEGO,
+	.create_session		= iser_session_create,
+	.destroy_session	= iser_session_destroy,
+	.create_conn		= iser_conn_create,
+	.bind_conn		= iser_conn_bind,
+	.unbind_conn		= iscsi_conn_unbind,
+	.destroy_conn		= iser_conn_destroy,
+	.attr_is_visible	= iser_attr_is_visible,
+	.set_param		= iser_set_param,
+	.get_conn_param		= iscsi_conn_get_param,
+	.get_ep_param		= iser_ep_get_param,
+	.get_session_param	= iscsi_session_get_param,
+	.start_conn		= iser_conn_start,
+	.stop_conn		= iser_conn_stop,
+	.get_host_param		= iscsi_host_get_param,
+	.set_host_param		= iscsi_host_set_param,
+	.send_pdu		= iscsi_conn_send_pdu,
+	.get_stats		= iser_get_stats,
+	.init_task		= iser_init_task,
+	.xmit_task		= iser_xmit_task,
+	.cleanup_task		= iser_cleanup_task,
+	.alloc_pdu		= iser_alloc_pdu,
+	.session_recovery_timedout = iscsi_session_recovery_timedout,
+	.ep_connect		= iser_ep_connect,
+	.ep_poll		= iser_ep_poll,
+	.ep_disconnect		= iser_ep_disconnect,
+};
+
+/**
+ * iser_transport_register() - register the "iser" transport
+ *
+ * Return: 0 or a negative errno.
+ */
+int iser_transport_register(void)
+{
+	iser_scsi_transport = iscsi_register_transport(&iser_transport);
+	return iser_scsi_transport ? 0 : -ENODEV;
+}
+
+/**
+ * iser_transport_unregister() - undo iser_transport_register()
+ */
+void iser_transport_unregister(void)
+{
+	iscsi_unregister_transport(&iser_transport);
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * Sending iSCSI PDUs as RDMA SENDs: SCSI commands (with their registration
+ * chained in front and immediate data behind the headers), unsolicited
+ * Data-Out PDUs, and management PDUs (login, text, NOP-Out, TMF, logout).
+ *
+ * libiscsi calls iser_xmit_task() with its forward lock held and bottom
+ * halves off: nothing here sleeps or allocates.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <scsi/scsi_cmnd.h>
+
+#include "iser.h"
+
+static void iser_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		iser_wc_error(wc, "command send");
+}
+
+static void iser_mgmt_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct iser_task *it = container_of(wc->wr_cqe, struct iser_task,
+					    send_cqe);
+	struct iscsi_task *task = iser_task_to_iscsi(it);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		iser_wc_error(wc, "control send");
+	/* No response will free a PDU sent without an ITT: we do. */
+	if (task->hdr->itt == RESERVED_ITT)
+		iscsi_put_task(task);
+}
+
+static void iser_dout_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		iser_wc_error(wc, "Data-Out send");
+}
+
+static void iser_prep_send(struct iser_conn *ic, struct iser_task *it,
+			   void (*done)(struct ib_cq *cq, struct ib_wc *wc))
+{
+	it->sge[0].addr = it->hdrs_dma;
+	it->sge[0].length = ISER_HDRS_LEN;
+	it->sge[0].lkey = ic->dev->pd->local_dma_lkey;
+	it->nr_sge = 1;
+	it->send_cqe.done = done;
+	memset(&it->send_wr, 0, sizeof(it->send_wr));
+	it->send_wr.wr_cqe = &it->send_cqe;
+	it->send_wr.opcode = IB_WR_SEND;
+	it->send_wr.send_flags = IB_SEND_SIGNALED;
+	it->send_wr.sg_list = it->sge;
+	ib_dma_sync_single_for_device(ic->dev->ib_dev, it->hdrs_dma,
+				      ISER_HDRS_LEN, DMA_TO_DEVICE);
+}
+
+static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
+{
+	struct iser_task *it = task->dd_data;
+	struct ib_device *ibdev = ic->dev->ib_dev;
+	int ret;
+
+	iser_hdr_encode(&it->hdrs.iser, NULL);
+	iser_prep_send(ic, it, iser_mgmt_done);
+
+	if (task->data_count) {
+		if (WARN_ON_ONCE(task->data_count > ISER_LOGIN_DLEN))
+			return -EINVAL;
+		ib_dma_sync_single_for_cpu(ibdev, ic->login_tx_dma,
+					   ISER_LOGIN_DLEN, DMA_TO_DEVICE);
+		memcpy(ic->login_tx, task->data, task->data_count);
+		ib_dma_sync_single_for_device(ibdev, ic->login_tx_dma,
+					      ISER_LOGIN_DLEN, DMA_TO_DEVICE);
+		it->sge[1].addr = ic->login_tx_dma;
+		it->sge[1].length = task->data_count;
+		it->sge[1].lkey = ic->dev->pd->local_dma_lkey;
+		it->nr_sge = 2;
+	}
+	it->send_wr.num_sge = it->nr_sge;
+
+	/* Before full feature phase, each request gets the login buffer. */
+	if (!test_bit(ISER_CONN_F_FFP, &ic->flags)) {
+		ret = iser_post_recv(&ic->login_rx.desc[0]);
+		if (ret)
+			return ret;
+	}
+	return ib_post_send(ic->qp, &it->send_wr, NULL);
+}
+
+static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
+{
+	struct iser_task *it = task->dd_data;
+	struct iser_hdr_args args = {};
+	struct ib_send_wr *first;
+	int ret;
+
+	iser_prep_send(ic, it, iser_send_done);
+	ret = iser_data_map(ic, it, &args, task->imm_count);
+	if (ret)
+		return ret;
+	iser_hdr_encode(&it->hdrs.iser, &args);
+	ib_dma_sync_single_for_device(ic->dev->ib_dev, it->hdrs_dma,
+				      ISER_HDRS_LEN, DMA_TO_DEVICE);
+	it->send_wr.num_sge = it->nr_sge;
+
+	first = &it->send_wr;
+	if (it->reg.mr) {
+		it->reg.reg_wr.wr.wr_cqe = &ic->err_cqe;
+		it->reg.reg_wr.wr.next = &it->send_wr;
+		first = &it->reg.reg_wr.wr;
+	}
+	ret = ib_post_send(ic->qp, first, NULL);
+	if (ret)
+		return ret;
+	rdi_stat_add(&ic->stats, RDI_STAT_CMDS, 1);
+	return 0;
+}
+
+static int iser_send_dout(struct iser_conn *ic, struct iscsi_task *task,
+			  struct iser_dout *d)
+{
+	struct iser_task *it = task->dd_data;
+	struct iscsi_r2t_info *r2t = &task->unsol_r2t;
+	struct iscsi_data *bhs = (struct iscsi_data *)&d->hdrs.bhs;
+
+	iscsi_prep_data_out_pdu(task, r2t, bhs);
+	iser_hdr_encode(&d->hdrs.iser, NULL);
+	ib_dma_sync_single_for_device(ic->dev->ib_dev, d->hdrs_dma,
+				      ISER_HDRS_LEN, DMA_TO_DEVICE);
+
+	d->sge[0].addr = d->hdrs_dma;
+	d->sge[0].length = ISER_HDRS_LEN;
+	d->sge[0].lkey = ic->dev->pd->local_dma_lkey;
+	d->sge[1].addr = it->reg.mr->iova + r2t->data_offset;
+	d->sge[1].length = r2t->data_count;
+	d->sge[1].lkey = it->reg.mr->lkey;
+	d->cqe.done = iser_dout_done;
+	memset(&d->wr, 0, sizeof(d->wr));
+	d->wr.wr_cqe = &d->cqe;
+	d->wr.opcode = IB_WR_SEND;
+	d->wr.send_flags = IB_SEND_SIGNALED;
+	d->wr.sg_list = d->sge;
+	d->wr.num_sge = 2;
+	return ib_post_send(ic->qp, &d->wr, NULL);
+}
+
+static int iser_send_unsol(struct iser_conn *ic, struct iscsi_task *task)
+{
+	struct iser_task *it = task->dd_data;
+	struct iscsi_r2t_info *r2t = &task->unsol_r2t;
+	unsigned int i = 0;
+	int ret;
+
+	while (iscsi_task_has_unsol_data(task)) {
+		if (WARN_ON_ONCE(i >= it->nr_dout || !it->reg.mr))
+			return -EINVAL;
+		ret = iser_send_dout(ic, task, &it->dout[i++]);
+		if (ret) {
+			r2t->datasn--;
+			return ret;
+		}
+		r2t->sent += r2t->data_count;
+	}
+	return 0;
+}
+
+/**
+ * iser_xmit_task() - send a task's PDU(s) (iscsi_transport op)
+ * @task: command or management task
+ *
+ * Context: libiscsi transmit, forward lock held, bottom halves disabled.
+ * Return: 0, or a negative errno after which libiscsi requeues or fails
+ * the task.
+ */
+int iser_xmit_task(struct iscsi_task *task)
+{
+	struct iscsi_conn *conn = task->conn;
+	struct iser_conn *ic = conn->dd_data;
+	struct iser_task *it = task->dd_data;
+	int ret;
+
+	if (unlikely(!ic || test_bit(ISER_CONN_F_ERROR, &ic->flags)))
+		return -ENOTCONN;
+	it->conn = ic;
+
+	if (!task->sc)
+		return iser_send_mgmt(ic, task);
+
+	if (!it->cmd_sent) {
+		ret = iser_send_cmd(ic, task);
+		if (ret)
+			return ret;
+		it->cmd_sent = true;
+	}
+	if (iscsi_task_has_unsol_data(task))
+		return iser_send_unsol(ic, task);
+	return 0;
+}
+
+/**
+ * iser_dout_alloc() - prepare unsolicited Data-Out descriptors
+ * @ic:      connection being started, bound to a session
+ * @session: its session, parameters negotiated
+ *
+ * A session with InitialR2T=No may send FirstBurstLength bytes, less the
+ * immediate data, as Data-Out PDUs of at most MaxXmitDataSegmentLength
+ * bytes right behind each write command. Their headers are allocated and
+ * mapped once here, not per PDU.
+ *
+ * Context: process (conn start).
+ * Return: 0 or -ENOMEM.
+ */
+int iser_dout_alloc(struct iser_conn *ic, struct iscsi_session *session)
+{
+	struct ib_device *ibdev = ic->dev->ib_dev;
+	unsigned int nr, i, j;
+
+	if (session->initial_r2t_en || !ic->iscsi_conn->max_xmit_dlength)
+		return 0;
+	nr = DIV_ROUND_UP(session->first_burst,
+			  ic->iscsi_conn->max_xmit_dlength);
+	for (i = 0; i < session->cmds_max; i++) {
+		struct iser_task *it = session->cmds[i]->dd_data;
+
+		it->dout = kcalloc(nr, sizeof(*it->dout), GFP_KERNEL);
+		if (!it->dout)
+			goto err_free;
+		for (j = 0; j < nr; j++) {
+			struct iser_dout *d = &it->dout[j];
+
+			d->hdrs_dma = ib_dma_map_single(ibdev, &d->hdrs,
+							ISER_HDRS_LEN,
+							DMA_TO_DEVICE);
+			if (ib_dma_mapping_error(ibdev, d->hdrs_dma)) {
+				it->nr_dout = j;
+				goto err_free;
+			}
+		}
+		it->nr_dout = nr;
+	}
+	return 0;
+
+err_free:
+	iser_dout_free(ic, session);
+	return -ENOMEM;
+}
+
+/**
+ * iser_dout_free() - undo iser_dout_alloc()
+ * @ic:      connection (device of the mappings)
+ * @session: session whose tasks hold descriptors
+ */
+void iser_dout_free(struct iser_conn *ic, struct iscsi_session *session)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < session->cmds_max; i++) {
+		struct iser_task *it = session->cmds[i]->dd_data;
+
+		if (!it->dout)
+			continue;
+		for (j = 0; j < it->nr_dout; j++)
+			ib_dma_unmap_single(ic->dev->ib_dev,
+					    it->dout[j].hdrs_dma,
+					    ISER_HDRS_LEN, DMA_TO_DEVICE);
+		kfree(it->dout);
+		it->dout = NULL;
+		it->nr_dout = 0;
+	}
+}

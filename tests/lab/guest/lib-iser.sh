@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# iSER scenario helpers (sourced by tests/lab/scenarios/iser_*.sh after
+# /lab/lib.sh). Work with DRIVER=ours and DRIVER=intree alike.
+
+ISER_PORT=3260
+
+# iser_discover IP: SendTargets over iSER; succeeds if our target is listed.
+iser_discover() {
+	iscsiadm -m discovery -t st -p "$1:$ISER_PORT" -I iser | grep -q "$ISER_IQN"
+}
+
+iser_login() { iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --login; }
+iser_logout() { iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --logout; }
+iser_logout_all() { iscsiadm -m node --logoutall=all >/dev/null 2>&1; true; }
+
+# iser_session IP: sysfs session name (sessionN) of the session to IP.
+iser_session() {
+	local c s
+	for c in /sys/class/iscsi_connection/connection*; do
+		[ "$(cat "$c/persistent_address" 2>/dev/null)" = "$1" ] || continue
+		s=${c##*/connection}
+		echo "session${s%%:*}"
+		return 0
+	done
+	return 1
+}
+
+# iser_disks IP: block devices of the session to IP, in LUN order.
+iser_disks() {
+	local s d
+	s=$(iser_session "$1") || return 1
+	for d in /sys/class/iscsi_session/$s/device/target*/*:*:*:*/block/*; do
+		[ -e "$d" ] && echo "${d##*/}"
+	done | sort -V
+}
+
+# iser_host IP: SCSI host number of the session to IP.
+iser_host() {
+	local s
+	s=$(iser_session "$1") || return 1
+	readlink -f /sys/class/iscsi_session/$s/device | sed -n 's|.*/host\([0-9]*\)/.*|\1|p'
+}
+
+# iser_wait_disks IP N: wait until the session to IP shows N disks.
+iser_wait_disks() {
+	lab_wait 60 sh -c "[ \$(. /lab/lib.sh; . /lab/lib-iser.sh; iser_disks $1 | wc -l) -ge $2 ]"
+}
+
+# iser_unload: remove the initiator once no session is left.
+iser_unload() { lab_wait 30 modprobe -r ib_iser; }
+
+# iser_slab_objs: active objects of the slabs one session allocates from.
+iser_slab_objs() {
+	awk '$1 ~ /^kmalloc-/ { n += $2 } END { print n }' /proc/slabinfo
+}

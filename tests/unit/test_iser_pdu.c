@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * iSER wire formats against the byte layouts of RFC 7145: the iSER header
+ * (section 9.2), the CM REQ/REP private data (sections 6.1, 6.2), and the
+ * receive-side header check.
+ */
+#include <errno.h>
+
+#include "rdi_test.h"
+#include "../../drivers/infiniband/ulp/iser/pdu.h"
+
+RDI_TEST(hdr_read_command)
+{
+	struct iser_hdr_args a = {
+		.read_stag = 0x11223344, .read_va = 0x0102030405060708ULL,
+		.read_len = 4096,
+	};
+	static const u8 want[28] = {
+		0x14, 0, 0, 0,			/* ver 1 ctrl, RSV */
+		0, 0, 0, 0,			/* write STag */
+		0, 0, 0, 0, 0, 0, 0, 0,		/* write VA */
+		0x11, 0x22, 0x33, 0x44,		/* read STag */
+		1, 2, 3, 4, 5, 6, 7, 8,		/* read VA */
+	};
+	struct iser_wire_hdr h;
+
+	memset(&h, 0xa5, sizeof(h));
+	iser_hdr_encode(&h, &a);
+	EXPECT_MEM(&h, want, sizeof(want));
+}
+
+RDI_TEST(hdr_write_command)
+{
+	struct iser_hdr_args a = {
+		.write_stag = 0xdeadbeef, .write_va = 0xffff888012345000ULL,
+		.write_len = 8192,
+	};
+	static const u8 want[28] = {
+		0x18, 0, 0, 0,			/* ver 1 ctrl, WSV */
+		0xde, 0xad, 0xbe, 0xef,
+		0xff, 0xff, 0x88, 0x80, 0x12, 0x34, 0x50, 0x00,
+		0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0,
+	};
+	struct iser_wire_hdr h;
+
+	iser_hdr_encode(&h, &a);
+	EXPECT_MEM(&h, want, sizeof(want));
+}
+
+RDI_TEST(hdr_bidi_and_none)
+{
+	struct iser_hdr_args a = {
+		.write_stag = 1, .write_va = 2, .write_len = 1,
+		.read_stag = 3, .read_va = 4, .read_len = 1,
+	};
+	struct iser_wire_hdr h;
+	const u8 *b = (const u8 *)&h;
+
+	iser_hdr_encode(&h, &a);
+	EXPECT_EQ(b[0], 0x1c);
+	EXPECT_EQ(b[7], 1);
+	EXPECT_EQ(b[15], 2);
+	EXPECT_EQ(b[19], 3);
+	EXPECT_EQ(b[27], 4);
+
+	/* a zero length leaves its STag and VA zero even if given */
+	a.write_len = 0;
+	a.read_len = 0;
+	iser_hdr_encode(&h, &a);
+	EXPECT_EQ(b[0], 0x10);
+	EXPECT_EQ(b[7], 0);
+	EXPECT_EQ(b[19], 0);
+
+	iser_hdr_encode(&h, NULL);
+	EXPECT_EQ(b[0], 0x10);
+}
+
+RDI_TEST(cm_req_flags)
+{
+	struct iser_cm_priv p;
+	static const u8 inv[4] = { 0x80, 0, 0, 0 };
+	static const u8 noinv[4] = { 0xc0, 0, 0, 0 };
+
+	memset(&p, 0xff, sizeof(p));
+	iser_cm_req_encode(&p, true);
+	EXPECT_MEM(&p, inv, 4);
+	iser_cm_req_encode(&p, false);
+	EXPECT_MEM(&p, noinv, 4);
+}
+
+RDI_TEST(cm_rep_parse)
+{
+	static const u8 lio_inv[4] = { 0x80, 0, 0, 0 };
+	static const u8 lio_noinv[4] = { 0xc0, 0, 0, 0 };
+
+	EXPECT(iser_cm_rep_send_inv(lio_inv, 4));
+	EXPECT(!iser_cm_rep_send_inv(lio_noinv, 4));
+	EXPECT(!iser_cm_rep_send_inv(lio_inv, 3));
+	EXPECT(!iser_cm_rep_send_inv(NULL, 0));
+}
+
+static void make_pdu(u8 *buf, u8 iser_flags, u8 opcode, u8 ahs_words,
+		     u32 dlen)
+{
+	memset(buf, 0, ISER_HDRS_LEN);
+	buf[0] = iser_flags;
+	buf[28] = opcode;
+	buf[28 + 4] = ahs_words;
+	buf[28 + 5] = dlen >> 16;
+	buf[28 + 6] = dlen >> 8;
+	buf[28 + 7] = dlen;
+}
+
+RDI_TEST(rx_parse_ok)
+{
+	u8 buf[ISER_HDRS_LEN];
+	struct iser_rx_pdu pdu;
+
+	/* SCSI response (0x21) with 18 bytes of sense */
+	make_pdu(buf, 0x10, 0x21, 0, 18);
+	EXPECT_EQ(iser_rx_parse(buf, 76 + 18, &pdu), 0);
+	EXPECT_EQ(pdu.opcode, 0x21);
+	EXPECT_EQ(pdu.data_len, 18);
+	EXPECT_EQ(pdu.ahs_len, 0);
+
+	/* text response (0x24) of 70000 bytes, one AHS word; 0xc0 bits set */
+	make_pdu(buf, 0x10, 0xe4, 1, 70000);
+	EXPECT_EQ(iser_rx_parse(buf, 76 + 4 + 70000, &pdu), 0);
+	EXPECT_EQ(pdu.opcode, 0x24);
+	EXPECT_EQ(pdu.ahs_len, 4);
+	EXPECT_EQ(pdu.data_len, 70000);
+}
+
+RDI_TEST(rx_parse_bad)
+{
+	u8 buf[ISER_HDRS_LEN];
+	struct iser_rx_pdu pdu;
+
+	make_pdu(buf, 0x10, 0x21, 0, 18);
+	EXPECT_EQ(iser_rx_parse(buf, 75, &pdu), -EPROTO);
+	EXPECT_EQ(iser_rx_parse(buf, 76 + 17, &pdu), -EPROTO);
+	make_pdu(buf, 0x20, 0x21, 0, 0);	/* iSER Hello */
+	EXPECT_EQ(iser_rx_parse(buf, 76, &pdu), -EPROTO);
+	make_pdu(buf, 0x00, 0x21, 0, 0);
+	EXPECT_EQ(iser_rx_parse(buf, 76, &pdu), -EPROTO);
+}
+
+RDI_TEST_MAIN()
