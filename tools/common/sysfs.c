@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /* sysfs attribute access shared by srp-discover and rdi-status. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* versionsort() */
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -161,7 +161,7 @@ static bool scan_all(const struct srp_opts *o, const struct srp_peer *peers,
 			if (err[0])
 				fprintf(stderr, "%s\n", err);
 			else if (state[i].last_err[0])
-				fprintf(stderr, "%s: answers again\n",
+				fprintf(stderr, "%s: ok again\n",
 					peers[i].spec);
 			snprintf(state[i].last_err, sizeof(state[i].last_err),
 				 "%s", err);

@@ -165,7 +165,7 @@ static int parse_source(struct srp_opts *o, const char *arg)
 	return 0;
 }
 
-static int parse_opts(struct srp_opts *o, int argc, char **argv, bool *daemon)
+static int parse_opts(struct srp_opts *o, int argc, char **argv)
 {
 	long v;
 	int c;
@@ -220,7 +220,7 @@ static int parse_opts(struct srp_opts *o, int argc, char **argv, bool *daemon)
 			o->config_given = true;
 			break;
 		case 'D':
-			*daemon = true;
+			o->daemon = true;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -264,11 +264,10 @@ int main(int argc, char **argv)
 		.rescan_s = 60,
 	};
 	struct srp_peer *peers;
-	bool daemon = false;
 	char err[512];
 	int npeers, ret;
 
-	if (parse_opts(&o, argc, argv, &daemon))
+	if (parse_opts(&o, argc, argv))
 		return SRP_ERR_USAGE;
 	if (srp_config_load(&o.cfg, o.config_path, o.config_given, err,
 			    sizeof(err))) {
@@ -283,7 +282,7 @@ int main(int argc, char **argv)
 	if (!npeers) {
 		fprintf(stderr, "srp-discover: no target given (see --help)\n");
 		ret = SRP_ERR_USAGE;
-	} else if (daemon) {
+	} else if (o.daemon) {
 		o.execute = true;
 		ret = srp_daemon_run(&o, argv + optind, argc - optind);
 	} else {

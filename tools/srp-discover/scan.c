@@ -75,12 +75,13 @@ static int on_target(const struct srp_target_port *found, void *arg)
 		return 0;
 	}
 	c->st->failed++;
-	fprintf(stderr, "%s on %s port %d: login failed: %s\n", line, t.ibdev,
-		t.port, strerror(-ret));
+	if (!o->daemon)	/* the daemon reports it once, not on every retry */
+		fprintf(stderr, "%s on %s port %d: login failed: %s\n", line,
+			t.ibdev, t.port, strerror(-ret));
 	if (c->res == SRP_OK) {
 		c->res = SRP_ERR_LOGIN;
-		snprintf(c->err, c->errlen, "login to id_ext %s failed: %s",
-			 t.id_ext, strerror(-ret));
+		snprintf(c->err, c->errlen, "%s on %s port %d: login failed: %s",
+			 line, t.ibdev, t.port, strerror(-ret));
 	}
 	return 0;
 }

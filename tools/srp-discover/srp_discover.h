@@ -30,6 +30,7 @@ struct srp_opts {
 	const char *config_path;
 	bool	config_given;
 	int	rescan_s;
+	bool	daemon;
 	struct srp_config cfg;
 };
 

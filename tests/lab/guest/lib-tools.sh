@@ -93,3 +93,28 @@ tools_json_get() { grep -m1 "^$2=" <<<"$1" | cut -d= -f2-; }
 # Kernel interfaces srp-discover uses (rdma-core's service loads them on a
 # normal system).
 tools_modules_up() { modprobe ib_umad && modprobe rdma_ucm; }
+
+# tools_host_on RXE: SCSI host numbers of the ib_srp logins on RXE.
+tools_host_on() {
+	local h
+	for h in $(lab_srp_hosts); do
+		[ "$(cat /sys/class/scsi_host/host$h/local_ib_device)" = "$1" ] && echo "$h"
+	done
+}
+
+tools_has_host_on() { [ -n "$(tools_host_on "$1")" ]; }
+
+# tools_mpath_ok NMAPS NPATHS: NMAPS LIO maps, each with NPATHS paths.
+tools_mpath_ok() {
+	local out
+	out=$(multipath -ll 2>/dev/null)
+	[ "$(grep -c LIO-ORG <<<"$out")" -eq "$1" ] &&
+	[ "$(grep -cE '[0-9]+:0:0:[0-9]+ sd' <<<"$out")" -eq $(($1 * $2)) ]
+}
+
+# tools_srpt_port_enable RXE 0|1: disable or enable the target port on RXE.
+tools_srpt_port_enable() {
+	local port
+	port=$(cut -d: -f5-8 /sys/class/infiniband/$1/ports/1/gids/0)
+	echo "$2" > $CFS/srpt/$port/$port/enable
+}

@@ -52,3 +52,82 @@ for p in 0 1; do
 done
 check "two SRP hosts" test "$(tools_srp_host_count)" -eq 2
 check "logout of both" tools_logout_all
+
+# Daemon mode, configured by file: peers, and an allow rule with options.
+lab_multipathd_up
+cat > /tmp/srp-discover.conf <<CONF
+# lab target, both ports
+peer $IP0
+peer $IP1:$SRP_PORT
+a id_ext=$G ioc_guid=$G queue_size=64
+d
+CONF
+$SRP_DISCOVER --daemon -R 3 -f /tmp/srp-discover.conf > $LAB_OUT/srp-discover-daemon.log 2>&1 &
+dpid=$!
+check "daemon logs in to both paths" lab_wait 60 sh -c "[ \$(ls /sys/class/srp_remote_ports | wc -l) -eq 2 ]"
+check "daemon: one login through rxe0" test "$(tools_host_on $RXE0 | wc -l)" -eq 1
+check "daemon: one login through rxe1" test "$(tools_host_on $RXE1 | wc -l)" -eq 1
+sleep 8	# at least two more rescans
+check "daemon does not log in twice" test "$(tools_srp_host_count)" -eq 2
+check "daemon: rule options applied (can_queue 64)" \
+	test "$(cat /sys/class/scsi_host/host$(tools_host_on $RXE0)/can_queue)" -eq 64
+check "multipath map built without help: 2 maps x 2 paths" lab_wait 90 tools_mpath_ok 2 2
+
+# Status, field by field against sysfs.
+json=$($RDI_STATUS --json)
+flat=$(tools_json_flat <<<"$json")
+check "rdi-status --json is well-formed" test -n "$flat"
+$RDI_STATUS --verbose
+check "json: version 1" test "$(tools_json_get "$flat" version)" = 1
+check "json: 2 SRP logins" test "$(tools_json_get "$flat" 'srp#')" = 2
+check "json: 2 multipath maps" test "$(tools_json_get "$flat" 'multipath#')" = 2
+for i in 0 1; do
+	h=$(tools_json_get "$flat" "srp\[$i\].host")
+	d=/sys/class/scsi_host/host$h
+	r=/sys/class/srp_remote_ports/port-$h:1
+	check "json srp[$i]: host $h is an ib_srp host" test "$(cat $d/proc_name)" = ib_srp
+	for f in id_ext ioc_guid local_ib_device local_ib_port ch_count comp_vector tl_retry_count cmd_sg_entries allow_ext_sg can_queue; do
+		check "json srp[$i].$f = sysfs" test "$(tools_json_get "$flat" "srp\[$i\].$f")" = "$(cat $d/$f)"
+	done
+	check "json srp[$i].id_ext is the target's" test "$(tools_json_get "$flat" "srp\[$i\].id_ext")" = "0x$G"
+	check "json srp[$i].req_lim is a positive credit count" test "$(tools_json_get "$flat" "srp\[$i\].req_lim")" -gt 0
+	check "json srp[$i].dgid is null on an RDMA/CM login" test "$(tools_json_get "$flat" "srp\[$i\].dgid")" = null
+	for f in state port_id failed_reconnects reconnect_delay fast_io_fail_tmo dev_loss_tmo; do
+		check "json srp[$i].rport.$f = sysfs" test "$(tools_json_get "$flat" "srp\[$i\].rport.$f")" = "$(cat $r/$f)"
+	done
+	check "json srp[$i].rport.state is running" test "$(tools_json_get "$flat" "srp\[$i\].rport.state")" = running
+	check "json srp[$i]: 2 LUNs" test "$(tools_json_get "$flat" "srp\[$i\].luns#")" = 2
+	for l in 0 1; do
+		blk=$(tools_json_get "$flat" "srp\[$i\].luns\[$l\].block")
+		hctl=$(tools_json_get "$flat" "srp\[$i\].luns\[$l\].hctl")
+		check "json srp[$i].luns[$l]: $hctl is block device $blk" test -e /sys/class/scsi_host/host$h/device/target$h:0:0/$hctl/block/$blk
+		check "json srp[$i].luns[$l].size_bytes = sysfs" \
+			test "$(tools_json_get "$flat" "srp\[$i\].luns\[$l\].size_bytes")" = $(( $(cat /sys/block/$blk/size) * 512 ))
+		check "json srp[$i].luns[$l].multipath is its dm map" \
+			test "$(tools_json_get "$flat" "srp\[$i\].luns\[$l\].multipath")" = "$(cat /sys/block/$blk/holders/*/dm/name)"
+	done
+done
+for m in 0 1; do
+	check "json multipath[$m]: 2 paths" test "$(tools_json_get "$flat" "multipath\[$m\].paths#")" = 2
+	dm=$(tools_json_get "$flat" "multipath\[$m\].dm")
+	check "json multipath[$m].name = sysfs" test "$(tools_json_get "$flat" "multipath\[$m\].name")" = "$(cat /sys/block/$dm/dm/name)"
+done
+
+# A path goes away (logout, target port disabled) and comes back.
+h1=$(tools_host_on $RXE1)
+tools_srpt_port_enable $RXE1 0
+echo 1 > /sys/class/srp_remote_ports/port-$h1:1/delete
+lab_wait 30 sh -c "[ -z \"\$(ls /sys/class/srp_remote_ports | grep 'port-$h1:')\" ]"
+sleep 6
+check "path 1 down: the daemon cannot log in while the target port is disabled" test -z "$(tools_host_on $RXE1)"
+tools_srpt_port_enable $RXE1 1
+check "path 1 back: the daemon logs in again" lab_wait 30 tools_has_host_on $RXE1
+check "path 1 back: still one login per path" test "$(tools_srp_host_count)" -eq 2
+check "path 1 back: multipath has 2 paths per map again" lab_wait 60 tools_mpath_ok 2 2
+
+kill $dpid
+wait $dpid
+check "daemon exits with status 0 on SIGTERM" test $? -eq 0
+cat $LAB_OUT/srp-discover-daemon.log
+multipath -F >/dev/null 2>&1
+check "logout of both" tools_logout_all
