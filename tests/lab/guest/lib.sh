@@ -102,7 +102,7 @@ srpt_guid() {
 # _lab_backstore NAME INDEX KIND: a 256 MiB ramdisk LUN with a unique serial
 # (unique in its first 25 hex digits, which the NAA designator uses).
 _lab_backstore() {
-	local d=$CFS/core/rd_mcp_$1/$1
+	local d=$CFS/core/rd_mcp_0/$1
 	[ -e $d/enable ] && [ "$(cat $d/enable)" = 1 ] && return 0
 	mkdir -p $d
 	echo rd_pages=65536 > $d/control
@@ -127,7 +127,7 @@ lab_srpt_up() {
 		mkdir -p $tpg
 		for ((i = 0; i < n; i++)); do
 			mkdir -p $tpg/lun/lun_$i
-			ln -s $CFS/core/rd_mcp_srp$i/srp$i $tpg/lun/lun_$i/ 2>/dev/null
+			ln -s $CFS/core/rd_mcp_0/srp$i $tpg/lun/lun_$i/ 2>/dev/null
 		done
 		# RDMA/CM logins are known by the target-side address.
 		for ip in $IP0 $IP1 $(lab_ll_addr 0) $(lab_ll_addr 1); do
@@ -162,7 +162,7 @@ lab_iser_target_up() {
 	mkdir -p $tpg
 	for ((i = 0; i < n; i++)); do
 		mkdir -p $tpg/lun/lun_$i
-		ln -s $CFS/core/rd_mcp_iscsi$i/iscsi$i $tpg/lun/lun_$i/ 2>/dev/null
+		ln -s $CFS/core/rd_mcp_0/iscsi$i $tpg/lun/lun_$i/ 2>/dev/null
 	done
 	iqn=$(lab_initiator_iqn)
 	acl=$tpg/acls/$iqn
@@ -233,6 +233,7 @@ lab_host_disks() {
 lab_iscsid_up() {
 	lab_initiator_iqn >/dev/null
 	pgrep -x iscsid >/dev/null && return 0
+	mkdir -p /run/lock/iscsi /var/lib/iscsi
 	sed -i 's|^iscsid.startup.*|iscsid.startup = /usr/sbin/iscsid|' /etc/iscsi/iscsid.conf
 	iscsid -f >/lab/out/iscsid.log 2>&1 &
 	lab_wait 20 test -S /run/iscsid.sock -o -e /etc/iscsi/iscsid.conf
@@ -256,9 +257,22 @@ MP
 	lab_wait 20 multipathd show status
 }
 
+lab_multipathd_down() {
+	pgrep -x multipathd >/dev/null || return 0
+	multipathd shutdown >/dev/null 2>&1
+	lab_wait 20 sh -c '! pgrep -x multipathd'
+	multipath -F >/dev/null 2>&1
+	return 0
+}
+
 # lab_data_check DEV: ext4 on DEV, write, remount, compare checksums.
 lab_data_check() {
-	local dev=/dev/${1#/dev/} mnt sum1 sum2
+	local dev=/dev/${1#/dev/} mnt sum1 sum2 holders
+	holders=$(ls "/sys/class/block/${dev##*/}/holders" 2>/dev/null)
+	if [ -n "$holders" ]; then
+		echo "$dev is held by $holders (use the multipath map)"
+		return 1
+	fi
 	mnt=$(mktemp -d)
 	mkfs.ext4 -q -F "$dev" || return 1
 	mount "$dev" "$mnt" || return 1

@@ -3,6 +3,9 @@
 # Foundation proof of the SRP lab: RDMA/CM login on both paths, a LUN per
 # path as /dev/sdX, ext4 data survives a remount, dm-multipath builds one map
 # per LUN with two paths, logout and unload.
+#
+# lab-drivers: intree
+# (ours joins once the SRP/iSER initiators log in; see issues 3 and 4)
 lab_srpt_up 2
 lab_multipathd_up
 check "ib_srp loads" lab_srp_load
@@ -27,3 +30,4 @@ done
 lab_wait 30 sh -c '[ -z "$(ls /sys/class/srp_remote_ports/)" ]'
 check "no SRP hosts after logout" test -z "$(lab_srp_hosts)"
 check "ib_srp unloads after logout" lab_wait 30 modprobe -r ib_srp
+lab_multipathd_down

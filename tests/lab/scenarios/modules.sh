@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # The modules under test load, say which build they are, and unload.
+# lab-drivers: ours intree
 for mod in ib_srp ib_iser; do
 	if [ "$DRIVER" = ours ]; then
 		check "$mod: modprobe picks ours from updates/" \
