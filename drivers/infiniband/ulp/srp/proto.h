@@ -141,6 +141,10 @@ enum srp_task_attr {
 #define SRP_TMF_RSP_NOT_SUPPORTED	0x04
 #define SRP_TMF_RSP_FAILED		0x05
 
+/* I/O class values of SRP r16a and of the older r10 (port id byte order). */
+#define SRP_IO_CLASS_R16A	0x0100
+#define SRP_IO_CLASS_R10	0xff00
+
 /* Port identifier: 16 bytes, two 8-byte halves. */
 #define SRP_PORT_ID_LEN		16
 
@@ -683,8 +687,9 @@ static inline void srp_set_direct(struct srp_direct_desc *d, u64 va, u32 key,
 static inline void srp_set_indirect(struct srp_indirect_desc *d, u64 table_va,
 				    u32 table_key, u32 nents, u32 total_len)
 {
-	srp_set_direct(&d->table, table_va, table_key,
-		       nents * sizeof(struct srp_direct_desc));
+	d->table.va = cpu_to_be64(table_va);
+	d->table.key = cpu_to_be32(table_key);
+	d->table.len = cpu_to_be32(nents * sizeof(struct srp_direct_desc));
 	d->len = cpu_to_be32(total_len);
 }
 

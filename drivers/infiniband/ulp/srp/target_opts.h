@@ -34,6 +34,8 @@
 #include <linux/bits.h>
 #include <linux/socket.h>
 
+#include "proto.h"
+
 struct net;
 
 /**
@@ -89,10 +91,6 @@ enum srp_opt {
 #define SRP_OPTS_IB_CM		(BIT(SRP_OPT_DGID) | BIT(SRP_OPT_PKEY) | \
 				 BIT(SRP_OPT_SERVICE_ID))
 #define SRP_OPTS_RDMA_CM	BIT(SRP_OPT_DEST)
-
-/* I/O class values of SRP r16a and of the older r10 (port id byte order). */
-#define SRP_IO_CLASS_R16A	0x0100
-#define SRP_IO_CLASS_R10	0xff00
 
 /* Longest input the parser looks at; sysfs never passes more than a page. */
 #define SRP_OPTS_MAX_LEN	4096
