@@ -20,6 +20,34 @@
 #include <rdma/mr_pool.h>
 #include <rdi/core.h>
 
+/*
+ * A failed work request completes even when it was posted unsignaled, and
+ * the CQ then calls its wr_cqe: never leave that NULL. These catch-alls log
+ * the failure; the QP is in error by then and the owner's own completions
+ * (flushed SENDs and RECVs) start its recovery.
+ */
+static void rdi_wr_failed(struct ib_wc *wc, const char *what)
+{
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
+		dev_err_ratelimited(&wc->qp->device->dev,
+				    "rdi: %s on QP %u failed: %s (vendor error 0x%x)\n",
+				    what, wc->qp->qp_num,
+				    ib_wc_status_msg(wc->status), wc->vendor_err);
+}
+
+static void rdi_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	rdi_wr_failed(wc, "memory registration");
+}
+
+static void rdi_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	rdi_wr_failed(wc, "local invalidation");
+}
+
+static struct ib_cqe rdi_reg_cqe = { .done = rdi_reg_done };
+static struct ib_cqe rdi_inv_cqe = { .done = rdi_inv_done };
+
 static struct list_head *rdi_mr_list(struct ib_qp *qp, enum rdi_mr_kind kind)
 {
 	return kind == RDI_MR_INTEGRITY ? &qp->sig_mrs : &qp->rdma_mrs;
@@ -90,8 +118,9 @@ EXPORT_SYMBOL_GPL(rdi_mr_pool_destroy);
  * @page_size: registration page size, normally &rdi_device.mr_page_size
  * @access:    IB_ACCESS_* rights granted to the peer
  *
- * On success @reg->reg_wr is an unsignaled IB_WR_REG_MR with @next and
- * @wr_cqe cleared: chain it before the SEND that carries @reg->mr->rkey,
+ * On success @reg->reg_wr is an unsignaled IB_WR_REG_MR with @next cleared
+ * and a @wr_cqe that logs a failure (the caller may point it at its own
+ * error handler): chain it before the SEND that carries @reg->mr->rkey,
  * @reg->mr->iova and @reg->mr->length. An MR maps at most its pool's page
  * count, so fewer than @sg_nents elements may be consumed: call again with a
  * new &struct rdi_reg for the rest.
@@ -127,6 +156,7 @@ int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
 	reg->mr = mr;
 	memset(&reg->reg_wr, 0, sizeof(reg->reg_wr));
 	reg->reg_wr.wr.opcode = IB_WR_REG_MR;
+	reg->reg_wr.wr.wr_cqe = &rdi_reg_cqe;
 	reg->reg_wr.mr = mr;
 	reg->reg_wr.key = mr->rkey;
 	reg->reg_wr.access = access;
@@ -138,6 +168,8 @@ EXPORT_SYMBOL_GPL(rdi_reg_sg);
  * rdi_reg_inv_wr() - build the local invalidation of a registration
  * @reg: registration holding an MR
  * @cqe: completion to signal, or NULL for an unsignaled work request
+ *       whose failure is only logged (the caller may still point
+ *       @wr_cqe at its own error handler)
  *
  * Return: @reg->inv_wr, an IB_WR_LOCAL_INV for @reg->mr->rkey with @next
  * cleared, ready to be chained or posted.
@@ -149,7 +181,7 @@ struct ib_send_wr *rdi_reg_inv_wr(struct rdi_reg *reg, struct ib_cqe *cqe)
 	memset(wr, 0, sizeof(*wr));
 	wr->opcode = IB_WR_LOCAL_INV;
 	wr->ex.invalidate_rkey = reg->mr->rkey;
-	wr->wr_cqe = cqe;
+	wr->wr_cqe = cqe ? cqe : &rdi_inv_cqe;
 	wr->send_flags = cqe ? IB_SEND_SIGNALED : 0;
 	return wr;
 }
