@@ -6,8 +6,9 @@
 #   make install         install into /lib/modules/<kver>/updates and depmod
 #   make lint            W=1 + sparse build, checkpatch --strict, kernel-doc
 #   make unit            host-side unit tests
-#   make lab-test        end-to-end tests in the QEMU soft-RoCE lab
-#   make test            everything CI runs (what .ci/run calls)
+#   make lab-shell       boot the lab guest and open a shell in it
+#   make test            everything CI runs (tests/run-all, what .ci/run calls)
+#   make test-quick      build, lint, unit tests and a module smoke boot
 #   make demo            build, boot the lab, log in over SRP and iSER, show it
 
 LAB_KVER ?= $(shell tests/lab/kver 2>/dev/null)
@@ -16,15 +17,15 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 else
 KDIR ?= /usr/src/linux-headers-$(LAB_KVER)
 endif
-KVER ?= $(shell $(MAKE) -s -C $(KDIR) kernelversion 2>/dev/null | tail -1)
-KREL ?= $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+KREL ?= $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+INSTALL_MOD_PATH ?=
 
 RDI_VERSION ?= $(shell git -C $(CURDIR) describe --always --dirty --tags 2>/dev/null || cat $(CURDIR)/VERSION)
 export RDI_VERSION
 
 PWD := $(CURDIR)
 
-.PHONY: all modules install clean lint unit lab-test lab-shell test demo bench deps
+.PHONY: all modules install clean lint unit lab-test lab-shell test test-quick demo deps
 
 all: modules
 
@@ -32,8 +33,9 @@ modules:
 	$(MAKE) -C $(KDIR) M=$(PWD) modules
 
 install: modules
-	$(MAKE) -C $(KDIR) M=$(PWD) INSTALL_MOD_DIR=updates modules_install
-	depmod -a $(KREL)
+	$(MAKE) -C $(KDIR) M=$(PWD) INSTALL_MOD_DIR=updates \
+		INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) modules_install
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
@@ -45,14 +47,15 @@ lint:
 unit:
 	$(MAKE) -C tests/unit run
 
-lab-test: modules
-	tests/lab/run-all
 
 lab-shell: modules
 	tests/lab/shell
 
 test:
 	tests/run-all
+
+test-quick:
+	tests/run-all --quick
 
 demo:
 	tests/demo

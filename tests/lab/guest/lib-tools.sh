@@ -118,3 +118,8 @@ tools_srpt_port_enable() {
 	port=$(cut -d: -f5-8 /sys/class/infiniband/$1/ports/1/gids/0)
 	echo "$2" > $CFS/srpt/$port/$port/enable
 }
+
+# tools_status_count KIND N: rdi-status --json lists N entries of KIND.
+tools_status_count() {
+	$RDI_STATUS --json | tools_json_flat | grep -qx "$1#=$2"
+}

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# SRP scenario helpers (sourced after /lab/lib.sh).
+
+# srp_attr_fmt HOST ATTR REGEX: the host attribute matches REGEX exactly.
+srp_attr_fmt() {
+	local v
+	v=$(cat /sys/class/scsi_host/host$1/$2) || return 1
+	echo "$v" | grep -Eqx "$3" || { echo "$2='$v' !~ $3"; return 1; }
+}
+
+# srp_attr_enoent HOST ATTR: reading the attribute fails with ENOENT.
+srp_attr_enoent() {
+	local err
+	err=$(cat /sys/class/scsi_host/host$1/$2 2>&1 >/dev/null)
+	echo "$err" | grep -q "No such file or directory"
+}
+
+# srp_add_target PATH STRING: write STRING to add_target of path 0 or 1;
+# prints the error text of a failed write.
+srp_add_target() {
+	local rxe=$RXE0
+	[ "$1" = 1 ] && rxe=$RXE1
+	sh -c "echo '$2' > /sys/class/infiniband_srp/srp-$rxe-1/add_target" 2>&1
+}
+
+# srp_logout HOST: rport delete, wait until the host is gone.
+srp_logout() {
+	echo 1 > /sys/class/srp_remote_ports/port-$1:1/delete || return 1
+	lab_wait 60 test ! -e /sys/class/scsi_host/host$1
+}
+
+# srp_logout_all: log every ib_srp host out.
+srp_logout_all() {
+	local h
+	for h in $(lab_srp_hosts); do
+		srp_logout "$h"
+	done
+}
+
+# srp_wait_disks HOST N: wait until HOST has N block devices.
+srp_wait_disks() {
+	lab_wait 60 sh -c "[ \$(ls -d /sys/class/scsi_host/host$1/device/target*/*:*:*:*/block 2>/dev/null | wc -l) -ge $2 ]"
+}
+
+# srp_big_writes DEV: 8 MiB writes, direct and buffered, read back and
+# compared.
+srp_big_writes() {
+	local dev=/dev/${1#/dev/} f=/tmp/srp-big.$$ ret=0
+	dd if=/dev/urandom of=$f bs=8M count=2 status=none || return 1
+	dd if=$f of=$dev bs=8M count=2 oflag=direct status=none || ret=1
+	cmp -n 16777216 $f $dev || ret=1
+	dd if=$f of=$dev bs=8M count=2 seek=2 status=none conv=fsync || ret=1
+	echo 3 > /proc/sys/vm/drop_caches
+	cmp -n 16777216 -i 0:16777216 $f $dev || ret=1
+	rm -f $f
+	return $ret
+}
