@@ -164,4 +164,8 @@ static inline void rdi_stat_add(struct rdi_stats *stats, enum rdi_stat which,
 	this_cpu_add(stats->pcpu[which], val);
 }
 
+/* Additions after the first version of this API. */
+
+const char *rdi_stat_name(enum rdi_stat which);
+
 #endif /* RDI_CORE_H */

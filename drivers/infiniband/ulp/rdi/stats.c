@@ -31,6 +31,21 @@ static const char * const rdi_stat_names[RDI_STAT_NR] = {
 };
 
 /**
+ * rdi_stat_name() - the name a counter is shown under
+ * @which: the counter
+ *
+ * For owners that export counters through another interface (e.g. the
+ * custom statistics of an iSCSI connection) under the same names.
+ *
+ * Return: a static string, "?" for an invalid @which.
+ */
+const char *rdi_stat_name(enum rdi_stat which)
+{
+	return (unsigned int)which < RDI_STAT_NR ? rdi_stat_names[which] : "?";
+}
+EXPORT_SYMBOL_GPL(rdi_stat_name);
+
+/**
  * rdi_stats_init() - allocate zeroed counters
  * @stats: counters to set up
  *
