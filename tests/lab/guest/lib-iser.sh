@@ -43,8 +43,14 @@ iser_host() {
 }
 
 # iser_wait_disks IP N: wait until the session to IP shows N disks.
-iser_wait_disks() {
-	lab_wait 60 sh -c "[ \$(. /lab/lib.sh; . /lab/lib-iser.sh; iser_disks $1 | wc -l) -ge $2 ]"
+_iser_ndisks_ge() { [ "$(iser_disks "$1" | wc -l)" -ge "$2" ]; }
+iser_wait_disks() { lab_wait 60 _iser_ndisks_ge "$1" "$2"; }
+
+# iser_stat NAME: sum of an ib_iser per-connection counter over sessions
+# (iscsiadm -m session -s shows the transport's custom statistics).
+iser_stat() {
+	iscsiadm -m session -s 2>/dev/null |
+		awk -v k="$1" '$1 == k":" { n += $2 } END { print n + 0 }'
 }
 
 # iser_unload: remove the initiator once no session is left.

@@ -19,6 +19,13 @@ check "host proc_name is iscsi_iser" \
 disk=$(iser_disks $IP0 | head -1)
 check "ext4 on $disk: data survives remount" lab_data_check "$disk"
 check "fio verify on $disk" lab_fio_verify "$disk" --size=16m
+if [ "$DRIVER" = ours ]; then
+	regs=$(iser_stat iser_fast_regs)
+	invs=$(( $(iser_stat iser_remote_invs) + $(iser_stat iser_local_invs) ))
+	lab_note "fast registrations $regs, invalidations $invs"
+	check "counters: fast registrations counted" test "$regs" -gt 0
+	check "counters: every registration invalidated once idle" test "$regs" = "$invs"
+fi
 check "logout" iser_logout $IP0
 check "no iser session left" sh -c "! iscsiadm -m session 2>/dev/null | grep -q ."
 check "ib_iser unloads after logout" iser_unload

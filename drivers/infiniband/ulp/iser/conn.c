@@ -122,7 +122,8 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	max_send_wr = ic->max_cmds * ISER_WR_PER_CMD + ISER_DOUT_WRS;
 	max_recv_wr = ic->max_cmds + ISER_RX_EXTRA;
 
-	ic->cq_size = max_send_wr + max_recv_wr;
+	/* + 1 each for the drain work requests of ib_drain_qp() */
+	ic->cq_size = max_send_wr + 1 + max_recv_wr + 1;
 	ic->cq = ib_cq_pool_get(ibdev, ic->cq_size, -1, IB_POLL_SOFTIRQ);
 	if (IS_ERR(ic->cq)) {
 		ret = PTR_ERR(ic->cq);
@@ -134,8 +135,8 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	init_attr.qp_context = ic;
 	init_attr.send_cq = ic->cq;
 	init_attr.recv_cq = ic->cq;
-	init_attr.cap.max_send_wr = max_send_wr;
-	init_attr.cap.max_recv_wr = max_recv_wr + 1; /* + drain */
+	init_attr.cap.max_send_wr = max_send_wr + 1;
+	init_attr.cap.max_recv_wr = max_recv_wr + 1;
 	ic->max_send_sge = min_t(u32, ic->dev->max_sge, 1 + ISER_INLINE_SGES);
 	init_attr.cap.max_send_sge = ic->max_send_sge;
 	init_attr.cap.max_recv_sge = 2;

@@ -238,12 +238,13 @@ err_destroy_ep:
 int iser_ep_poll(struct iscsi_endpoint *ep, int timeout_ms)
 {
 	struct iser_conn *ic = ep->dd_data;
+	unsigned long tmo = msecs_to_jiffies(timeout_ms);
 	long left;
 	int ret;
 
 	if (timeout_ms)
-		left = wait_for_completion_interruptible_timeout(
-			&ic->established, msecs_to_jiffies(timeout_ms));
+		left = wait_for_completion_interruptible_timeout(&ic->established,
+								 tmo);
 	else
 		left = wait_for_completion_interruptible(&ic->established) ?:
 		       1;
@@ -307,6 +308,6 @@ int iser_ep_get_param(struct iscsi_endpoint *ep, enum iscsi_param param,
 		return iscsi_conn_get_addr_param((struct sockaddr_storage *)
 				&ic->cm_id->route.addr.dst_addr, param, buf);
 	default:
-		return -ENOSYS;
+		return -EOPNOTSUPP;
 	}
 }

@@ -148,7 +148,7 @@ struct iser_conn {
 	struct ib_cq		*cq;
 	unsigned int		cq_size;
 	struct kref		ref;
-	struct mutex		state_mutex;
+	struct mutex		state_mutex;	/* see above */
 	enum iser_conn_state	state;
 	struct completion	established;
 	int			cm_error;

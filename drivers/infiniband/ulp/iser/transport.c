@@ -332,6 +332,7 @@ static int iser_init_task(struct iscsi_task *task)
 {
 	struct iser_task *it = task->dd_data;
 
+	it->conn = NULL;
 	it->cmd_sent = false;
 	it->remote_inv = false;
 	it->sg_nents = 0;
