@@ -38,7 +38,7 @@ static int add_conn(const char *path, const char *name, void *arg)
 	read_str_attr(path, "address", c->address, sizeof(c->address));
 	read_num_attr(path, "port", &c->port);
 	read_str_attr(path, "persistent_address", c->persistent_address,
-		 sizeof(c->persistent_address));
+		      sizeof(c->persistent_address));
 	read_num_attr(path, "persistent_port", &c->persistent_port);
 	read_str_attr(path, "state", c->state, sizeof(c->state));
 	read_num_attr(path, "max_recv_dlength", &c->max_recv_dlength);

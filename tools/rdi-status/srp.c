@@ -23,9 +23,9 @@ static void read_rport(struct srp_host *s)
 	read_str_attr(dir, "port_id", s->port_id, sizeof(s->port_id));
 	read_num_attr(dir, "failed_reconnects", &s->failed_reconnects);
 	read_str_attr(dir, "reconnect_delay", s->reconnect_delay,
-		 sizeof(s->reconnect_delay));
+		      sizeof(s->reconnect_delay));
 	read_str_attr(dir, "fast_io_fail_tmo", s->fast_io_fail_tmo,
-		 sizeof(s->fast_io_fail_tmo));
+		      sizeof(s->fast_io_fail_tmo));
 	read_str_attr(dir, "dev_loss_tmo", s->dev_loss_tmo, sizeof(s->dev_loss_tmo));
 	if (!s->rport_state[0])
 		s->rport[0] = '\0';

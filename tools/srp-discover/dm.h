@@ -44,6 +44,7 @@ struct dm_iou_info {
 	uint8_t	diag_rom;
 	uint8_t	controller_list[128];
 };
+
 static_assert(sizeof(struct dm_iou_info) == 132, "IOUnitInfo layout");
 
 struct dm_ioc_profile {
@@ -70,6 +71,7 @@ struct dm_ioc_profile {
 	uint8_t	reserved5[9];
 	char	id[64];
 };
+
 static_assert(sizeof(struct dm_ioc_profile) == 128, "IOControllerProfile layout");
 
 struct dm_service_entry {
@@ -80,6 +82,7 @@ struct dm_service_entry {
 struct dm_service_entries {
 	struct dm_service_entry entry[DM_SERVICE_ENTRIES_PER_MAD];
 };
+
 static_assert(sizeof(struct dm_service_entries) == 192, "ServiceEntries layout");
 
 /**

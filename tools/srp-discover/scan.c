@@ -117,8 +117,8 @@ enum srp_result srp_scan_peer(const struct srp_opts *o,
 	ret = dm_open(&dm, path.ibdev, path.port, o->timeout_ms, o->retries);
 	if (ret) {
 		snprintf(err, errlen, "%s port %d: cannot open its MAD interface: %s",
-			 path.ibdev, path.port,
-			 ret == -EOPNOTSUPP ? "no user MAD support in the kernel (modprobe ib_umad)" :
+			 path.ibdev, path.port, ret == -EOPNOTSUPP ?
+			 "no user MAD support in the kernel (modprobe ib_umad)" :
 			 strerror(-ret));
 		return SRP_ERR_LOCAL;
 	}
