@@ -4,6 +4,8 @@
 # queries find both target ports, the printed lines log in, the daemon logs
 # in to both paths once and again after a path is lost, a silent peer fails
 # clearly within the timeout.
+#
+# lab-drivers: intree
 source /lab/lib-tools.sh
 lab_net_up
 lab_srpt_up 2
