@@ -152,9 +152,13 @@ static bool scan_all(const struct srp_opts *o, const struct srp_peer *peers,
 	char err[512];
 	int i;
 
-	for (i = 0; i < npeers; i++) {
+	for (i = 0; i < npeers + o->sa; i++) {
 		err[0] = '\0';
-		res = srp_scan_peer(o, &peers[i], NULL, &st, err, sizeof(err));
+		if (i < npeers)
+			res = srp_scan_peer(o, &peers[i], NULL, &st, err,
+					    sizeof(err));
+		else
+			res = srp_scan_fabric(o, NULL, &st, err, sizeof(err));
 		if (res != SRP_OK)
 			retry = true;
 		if (strcmp(err, state[i].last_err)) {
@@ -162,7 +166,7 @@ static bool scan_all(const struct srp_opts *o, const struct srp_peer *peers,
 				fprintf(stderr, "%s\n", err);
 			else if (state[i].last_err[0])
 				fprintf(stderr, "%s: ok again\n",
-					peers[i].spec);
+					i < npeers ? peers[i].spec : "fabric scan");
 			snprintf(state[i].last_err, sizeof(state[i].last_err),
 				 "%s", err);
 		}
@@ -201,11 +205,12 @@ int srp_daemon_run(struct srp_opts *o, char **args, int nargs)
 	while (!stop_requested) {
 		if (!peers) {
 			peers = srp_collect_peers(o, args, nargs, &npeers);
-			state = calloc(npeers ? npeers : 1, sizeof(*state));
+			state = calloc(npeers + 1, sizeof(*state));
 			if (!peers || !state)
 				break;
-			fprintf(stderr, "srp-discover: watching %d target port(s), rescan every %d s\n",
-				npeers, o->rescan_s);
+			fprintf(stderr, "srp-discover: watching %d target port(s)%s, rescan every %d s\n",
+				npeers, o->sa ? " and the fabric" : "",
+				o->rescan_s);
 		}
 		retry = scan_all(o, peers, state, npeers);
 		wait_for_rescan(&ev, retry && o->rescan_s > RETRY_S ?

@@ -21,6 +21,7 @@ static const char usage[] =
 "    srp-discover [OPTIONS] TARGET...\n"
 "    srp-discover --execute [OPTIONS] TARGET...\n"
 "    srp-discover --daemon [OPTIONS] [TARGET...]\n"
+"    srp-discover --sa --device DEV[:PORT] [OPTIONS]\n"
 "\n"
 "DESCRIPTION\n"
 "    Queries the Device Management agent of each TARGET port (ClassPortInfo,\n"
@@ -44,6 +45,7 @@ static const char usage[] =
 "    gid:GID            the target port's GID; needs --device. On RoCE the\n"
 "                       login goes to the link-local address [GID%%ifindex]\n"
 "    The local port is the one address resolution picks for the address.\n"
+"    On InfiniBand, --sa finds the targets itself, as srp_daemon does.\n"
 "\n"
 "OPTIONS\n"
 "    -d, --device DEV[:PORT]  use this local RDMA device and port (default\n"
@@ -65,6 +67,8 @@ static const char usage[] =
 "                       (port active, GID change). Like srp_daemon -e -c -n.\n"
 "                       SIGHUP reloads the config file.\n"
 "    -R, --rescan SECS  daemon rescan interval (default 60)\n"
+"    -S, --sa           InfiniBand: query every port the subnet administrator\n"
+"                       lists with a device manager (IsDM), through --device\n"
 "    -v, --verbose      describe the I/O unit, controllers and services on\n"
 "                       stderr, as ibsrpdm does\n"
 "    -h, --help         this text\n"
@@ -112,6 +116,7 @@ static const struct option long_opts[] = {
 	{ "config",		required_argument, NULL, 'f' },
 	{ "daemon",		no_argument,	   NULL, 'D' },
 	{ "rescan",		required_argument, NULL, 'R' },
+	{ "sa",			no_argument,	   NULL, 'S' },
 	{ "verbose",		no_argument,	   NULL, 'v' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ }
@@ -170,7 +175,7 @@ static int parse_opts(struct srp_opts *o, int argc, char **argv)
 	long v;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "d:s:P:t:r:nl:aef:DR:vh", long_opts,
+	while ((c = getopt_long(argc, argv, "d:s:P:t:r:nl:aef:DR:Svh", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'd':
@@ -222,6 +227,9 @@ static int parse_opts(struct srp_opts *o, int argc, char **argv)
 		case 'D':
 			o->daemon = true;
 			break;
+		case 'S':
+			o->sa = true;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -244,8 +252,12 @@ static int run_once(const struct srp_opts *o, const struct srp_peer *peers,
 	char err[512];
 	int i;
 
-	for (i = 0; i < npeers; i++) {
-		res = srp_scan_peer(o, &peers[i], stdout, &st, err, sizeof(err));
+	for (i = 0; i < npeers + o->sa; i++) {
+		if (i < npeers)
+			res = srp_scan_peer(o, &peers[i], stdout, &st, err,
+					    sizeof(err));
+		else
+			res = srp_scan_fabric(o, stdout, &st, err, sizeof(err));
 		if (res != SRP_OK)
 			fprintf(stderr, "srp-discover: %s\n", err);
 		if (worst == SRP_OK)
@@ -279,8 +291,11 @@ int main(int argc, char **argv)
 		ret = SRP_ERR_USAGE;
 		goto out_free_config;
 	}
-	if (!npeers) {
+	if (!npeers && !o.sa) {
 		fprintf(stderr, "srp-discover: no target given (see --help)\n");
+		ret = SRP_ERR_USAGE;
+	} else if (o.sa && !o.ibdev) {
+		fprintf(stderr, "srp-discover: --sa needs --device DEV[:PORT]\n");
 		ret = SRP_ERR_USAGE;
 	} else if (o.daemon) {
 		o.execute = true;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "login.h"
+#include "sa.h"
 #include "srp_discover.h"
 
 struct scan_ctx {
@@ -86,50 +87,100 @@ static int on_target(const struct srp_target_port *found, void *arg)
 	return 0;
 }
 
-enum srp_result srp_scan_peer(const struct srp_opts *o,
-			      const struct srp_peer *p, FILE *out,
-			      struct srp_scan_stats *st, char *err,
+enum srp_result srp_scan_path(const struct srp_opts *o,
+			      const struct srp_path *path, const char *label,
+			      FILE *out, struct srp_scan_stats *st, char *err,
 			      size_t errlen)
 {
 	struct scan_ctx c = {
 		.o = o, .out = out, .st = st, .err = err, .errlen = errlen,
 	};
-	struct srp_path path;
 	struct dm_client dm;
 	enum srp_result res;
 	char why[256];
 	int ret;
 
 	memset(st, 0, sizeof(*st));
-	ret = srp_peer_resolve(p, o->ibdev, o->port,
-			       o->has_src ? (const struct sockaddr *)&o->src : NULL,
-			       o->timeout_ms, &path, why, sizeof(why));
-	if (ret) {
-		snprintf(err, errlen, "%s", why);
-		return ret == -EXDEV || ret == -EINVAL ? SRP_ERR_USAGE :
-		       ret == -ENODEV || ret == -EADDRNOTAVAIL ? SRP_ERR_LOCAL :
-		       SRP_ERR_RESOLVE;
-	}
 	if (o->verbose)
-		fprintf(stderr, "%s: via %s port %d, %s\n", p->spec, path.ibdev,
-			path.port, path.roce ? "RoCE" : "InfiniBand");
-
-	ret = dm_open(&dm, path.ibdev, path.port, o->timeout_ms, o->retries);
+		fprintf(stderr, "%s: via %s port %d, %s\n", label, path->ibdev,
+			path->port, path->roce ? "RoCE" : "InfiniBand");
+	ret = dm_open(&dm, path->ibdev, path->port, o->timeout_ms, o->retries);
 	if (ret) {
 		snprintf(err, errlen, "%s port %d: cannot open its MAD interface: %s",
-			 path.ibdev, path.port, ret == -EOPNOTSUPP ?
+			 path->ibdev, path->port, ret == -EOPNOTSUPP ?
 			 "no user MAD support in the kernel (modprobe ib_umad)" :
 			 strerror(-ret));
 		return SRP_ERR_LOCAL;
 	}
-	res = srp_discover(&dm, &path, o->verbose ? stderr : NULL, on_target,
+	res = srp_discover(&dm, path, o->verbose ? stderr : NULL, on_target,
 			   &c, why, sizeof(why));
 	dm_close(&dm);
 	if (res != SRP_OK) {
-		snprintf(err, errlen, "%s: %s", p->spec, why);
+		snprintf(err, errlen, "%s: %s", label, why);
 		return res;
 	}
 	return c.res;
+}
+
+enum srp_result srp_scan_peer(const struct srp_opts *o,
+			      const struct srp_peer *p, FILE *out,
+			      struct srp_scan_stats *st, char *err,
+			      size_t errlen)
+{
+	struct srp_path path;
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	ret = srp_peer_resolve(p, o->ibdev, o->port,
+			       o->has_src ? (const struct sockaddr *)&o->src : NULL,
+			       o->timeout_ms, &path, err, errlen);
+	if (ret)
+		return ret == -EXDEV || ret == -EINVAL ? SRP_ERR_USAGE :
+		       ret == -ENODEV || ret == -EADDRNOTAVAIL ? SRP_ERR_LOCAL :
+		       SRP_ERR_RESOLVE;
+	return srp_scan_path(o, &path, p->spec, out, st, err, errlen);
+}
+
+enum srp_result srp_scan_fabric(const struct srp_opts *o, FILE *out,
+				struct srp_scan_stats *st, char *err,
+				size_t errlen)
+{
+	enum srp_result res, worst = SRP_OK;
+	struct srp_scan_stats one;
+	struct srp_path *paths;
+	char label[64], why[512];
+	int i, n, ret, found = 0;
+
+	memset(st, 0, sizeof(*st));
+	ret = srp_sa_dm_ports(o->ibdev, o->port, o->timeout_ms, o->retries,
+			      &paths, &n, err, errlen);
+	if (ret)
+		return ret == -EOPNOTSUPP ? SRP_ERR_USAGE :
+		       ret == -ETIMEDOUT ? SRP_ERR_TIMEOUT :
+		       ret == -ENOENT ? SRP_ERR_NOT_SRP : SRP_ERR_LOCAL;
+	for (i = 0; i < n; i++) {
+		snprintf(label, sizeof(label), "LID 0x%04x", paths[i].dm.lid);
+		res = srp_scan_path(o, &paths[i], label, out, &one, why,
+				    sizeof(why));
+		found += one.found;
+		st->printed += one.printed;
+		st->logged_in += one.logged_in;
+		st->failed += one.failed;
+		if (res == SRP_OK || res == SRP_ERR_NOT_SRP)
+			continue;	/* not every DM agent fronts SRP */
+		if (worst == SRP_OK) {
+			worst = res;
+			snprintf(err, errlen, "%s", why);
+		}
+	}
+	free(paths);
+	st->found = found;
+	if (worst == SRP_OK && !found) {
+		snprintf(err, errlen, "none of the %d ports with a device manager offers SRP",
+			 n);
+		worst = SRP_ERR_NOT_SRP;
+	}
+	return worst;
 }
 
 struct srp_peer *srp_collect_peers(const struct srp_opts *o, char **args,

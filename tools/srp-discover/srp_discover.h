@@ -31,6 +31,7 @@ struct srp_opts {
 	bool	config_given;
 	int	rescan_s;
 	bool	daemon;
+	bool	sa;			/* --sa: IB fabric scan */
 	struct srp_config cfg;
 };
 
@@ -57,6 +58,24 @@ enum srp_result srp_scan_peer(const struct srp_opts *o,
 			      const struct srp_peer *p, FILE *out,
 			      struct srp_scan_stats *st, char *err,
 			      size_t errlen);
+
+/**
+ * srp_scan_path - query the target port at @path, print and/or log in
+ * @label: how to name the target port in messages
+ */
+enum srp_result srp_scan_path(const struct srp_opts *o,
+			      const struct srp_path *path, const char *label,
+			      FILE *out, struct srp_scan_stats *st, char *err,
+			      size_t errlen);
+
+/*
+ * srp_scan_fabric - scan every DM-capable port the subnet administrator of
+ * the --device port knows (InfiniBand). Ports that offer no SRP are skipped;
+ * SRP_ERR_NOT_SRP only if none does.
+ */
+enum srp_result srp_scan_fabric(const struct srp_opts *o, FILE *out,
+				struct srp_scan_stats *st, char *err,
+				size_t errlen);
 
 /*
  * The peers named by @args followed by the config file's "peer" lines, in

@@ -36,6 +36,12 @@ check "silent peer: exit status 3 (no answer)" test $rc -eq 3
 check "silent peer: error says no answer / timed out" grep -q 'no answer.*timed out' <<<"$out"
 check "silent peer: gave up within 5 s" test $((SECONDS - start)) -le 5
 
+out=$($SRP_DISCOVER --sa -d $RXE0:1 2>&1)
+rc=$?
+echo "$out"
+check "--sa on a RoCE port: usage error (exit 1) saying why" \
+	sh -c "[ $rc -eq 1 ] && echo '$out' | grep -q 'not InfiniBand'"
+
 check "ib_srp loads" lab_srp_load
 for p in 0 1; do
 	ip=$IP0 rxe=$RXE0
