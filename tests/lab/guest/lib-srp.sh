@@ -16,12 +16,15 @@ srp_attr_enoent() {
 	echo "$err" | grep -q "No such file or directory"
 }
 
-# srp_add_target PATH STRING: write STRING to add_target of path 0 or 1;
-# prints the error text of a failed write.
-srp_add_target() {
-	local rxe=$RXE0
+# srp_add_target_errno PATH ERRTEXT STRING: writing STRING to add_target of
+# path 0 or 1 fails with the error whose strerror() text is ERRTEXT.
+srp_add_target_errno() {
+	local rxe=$RXE0 out
 	[ "$1" = 1 ] && rxe=$RXE1
-	sh -c "echo '$2' > /sys/class/infiniband_srp/srp-$rxe-1/add_target" 2>&1
+	out=$(bash -c 'echo "$1" > "$2"' _ "$3" \
+		/sys/class/infiniband_srp/srp-$rxe-1/add_target 2>&1) && {
+		echo "write succeeded"; return 1; }
+	echo "$out" | grep -q "$2" || { echo "$out"; return 1; }
 }
 
 # srp_logout HOST: rport delete, wait until the host is gone.

@@ -30,7 +30,7 @@ g='[0-9a-f]{4}(:[0-9a-f]{4}){7}'
 check "attr id_ext" srp_attr_fmt $h0 id_ext "$x"
 check "attr ioc_guid" srp_attr_fmt $h0 ioc_guid "$x"
 check "attr sgid" srp_attr_fmt $h0 sgid "$g"
-check "attr req_lim" srp_attr_fmt $h0 req_lim '-?[0-9]+'
+check "attr req_lim" srp_attr_fmt $h0 req_lim '[-]?[0-9]+'
 check "attr zero_req_lim" srp_attr_fmt $h0 zero_req_lim '[0-9]+'
 check "attr local_ib_port" srp_attr_fmt $h0 local_ib_port 1
 check "attr local_ib_device" srp_attr_fmt $h0 local_ib_device "$RXE0"
@@ -46,14 +46,13 @@ done
 r=/sys/class/srp_remote_ports/port-$h0:1
 check "rport port-$h0:1" test -d $r
 check "rport state running" grep -qx running $r/state
-check "rport port_id" grep -Eqx '0x[0-9a-f]{32}' $r/port_id
+check "rport port_id" grep -Eqx '([0-9a-f]{2}:){15}[0-9a-f]{2}' $r/port_id
 for a in fast_io_fail_tmo dev_loss_tmo reconnect_delay; do
 	check "rport $a" grep -Eqx '[0-9]+|off' $r/$a
 done
 
 g=$(srpt_guid)
-out=$(srp_add_target 0 "id_ext=$g,ioc_guid=$g,dest=$IP0:$SRP_PORT")
-check "duplicate login fails with EEXIST" sh -c "echo '$out' | grep -q 'File exists'"
+check "duplicate login fails with EEXIST" srp_add_target_errno 0 "File exists" "id_ext=$g,ioc_guid=$g,dest=$IP0:$SRP_PORT"
 
 d0=$(lab_host_disks $h0 | head -1)
 d1=$(lab_host_disks $h0 | tail -1)

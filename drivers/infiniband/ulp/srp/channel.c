@@ -1,0 +1,400 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * ib_srp: channel resources - CQ, QP, MR pool, IU rings and credits.
+ *
+ * A channel owns one CQ from the device's CQ pool (sends and receives), one
+ * RC QP, the QP's FR MR pool, @queue_size send IUs and, once the login
+ * response told us their size, as many receive IUs as the target may fill.
+ *
+ * Credits (SRP r16a 5.6): @req_lim counts the requests the target can still
+ * accept. A command needs a credit beyond the SRP_TSK_MGMT_SQ_SIZE kept back
+ * for task management, so error handling never starves. Responses to target
+ * requests (SRP_CRED_RSP, SRP_AER_RSP) need no credit and use the send IU
+ * reserved for them by SRP_RSP_SQ_SIZE.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <scsi/scsi_host.h>
+
+#include "srp.h"
+#include "trace.h"
+
+static struct ib_device *ch_ibdev(struct srp_channel *ch)
+{
+	return ch->target->host->sdev->ib_dev;
+}
+
+static struct srp_iu *srp_alloc_iu(struct ib_device *dev, u32 size,
+				   enum dma_data_direction dir)
+{
+	struct srp_iu *iu;
+
+	iu = kzalloc(sizeof(*iu), GFP_KERNEL);
+	if (!iu)
+		return NULL;
+	iu->buf = kzalloc(size, GFP_KERNEL);
+	if (!iu->buf)
+		goto err_free_iu;
+	iu->dma = ib_dma_map_single(dev, iu->buf, size, dir);
+	if (ib_dma_mapping_error(dev, iu->dma))
+		goto err_free_buf;
+	iu->size = size;
+	iu->dir = dir;
+	return iu;
+
+err_free_buf:
+	kfree(iu->buf);
+err_free_iu:
+	kfree(iu);
+	return NULL;
+}
+
+static void srp_free_iu(struct ib_device *dev, struct srp_iu *iu)
+{
+	if (!iu)
+		return;
+	ib_dma_unmap_single(dev, iu->dma, iu->size, iu->dir);
+	kfree(iu->buf);
+	kfree(iu);
+}
+
+static void srp_free_ring(struct ib_device *dev, struct srp_iu ***ring,
+			  unsigned int n)
+{
+	unsigned int i;
+
+	if (!*ring)
+		return;
+	for (i = 0; i < n; i++)
+		srp_free_iu(dev, (*ring)[i]);
+	kfree(*ring);
+	*ring = NULL;
+}
+
+static struct srp_iu **srp_alloc_ring(struct ib_device *dev, unsigned int n,
+				      u32 size, enum dma_data_direction dir,
+				      void (*done)(struct ib_cq *, struct ib_wc *))
+{
+	struct srp_iu **ring;
+	unsigned int i;
+
+	ring = kcalloc(n, sizeof(*ring), GFP_KERNEL);
+	if (!ring)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		ring[i] = srp_alloc_iu(dev, size, dir);
+		if (!ring[i]) {
+			srp_free_ring(dev, &ring, n);
+			return NULL;
+		}
+		ring[i]->cqe.done = done;
+	}
+	return ring;
+}
+
+static void srp_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srp_iu *iu = container_of(wc->wr_cqe, struct srp_iu, cqe);
+	struct srp_channel *ch = wc->qp->qp_context;
+	unsigned long flags;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		srp_ch_error(ch, wc, "SEND");
+
+	spin_lock_irqsave(&ch->lock, flags);
+	list_add(&iu->list, &ch->free_tx);
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+/**
+ * srp_ch_create_ib() - create the CQ, QP, MR pool and send ring of a channel
+ * @ch: channel whose CM id is bound to the target's device
+ *
+ * Called by the connection manager's ->init once it can create the QP.
+ * Return: 0 or a negative errno; on error nothing is left allocated.
+ */
+int srp_ch_create_ib(struct srp_channel *ch)
+{
+	struct srp_target *target = ch->target;
+	struct srp_device *sdev = target->host->sdev;
+	struct ib_device *dev = sdev->ib_dev;
+	struct ib_qp_init_attr attr = {};
+	unsigned int nsend, nrecv, i;
+	int ret;
+
+	nrecv = target->queue_size;
+	nsend = target->queue_size * (1 + 2 * target->mr_per_cmd);
+	ch->cq_size = nsend + nrecv;
+	ch->cq = ib_cq_pool_get(dev, ch->cq_size, ch->comp_vector,
+				IB_POLL_SOFTIRQ);
+	if (IS_ERR(ch->cq)) {
+		ret = PTR_ERR(ch->cq);
+		ch->cq = NULL;
+		return ret;
+	}
+
+	attr.event_handler = NULL;
+	attr.qp_context = ch;
+	attr.send_cq = ch->cq;
+	attr.recv_cq = ch->cq;
+	attr.cap.max_send_wr = nsend;
+	attr.cap.max_recv_wr = nrecv;
+	attr.cap.max_send_sge = min_t(u32, sdev->rdi->max_sge,
+				      SRP_MAX_IMM_SGE + 1);
+	attr.cap.max_recv_sge = 1;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.qp_type = IB_QPT_RC;
+	attr.port_num = target->host->port;
+	ret = target->cm->create_qp(ch, &attr);
+	if (ret)
+		goto err_put_cq;
+
+	if (target->mr_per_cmd) {
+		ret = rdi_mr_pool_init(sdev->rdi, ch->qp, RDI_MR_REGULAR,
+				       target->queue_size * target->mr_per_cmd,
+				       sdev->max_pages_per_mr);
+		if (ret)
+			goto err_destroy_qp;
+	}
+
+	ch->tx_ring = srp_alloc_ring(dev, target->queue_size,
+				     target->max_it_iu_len, DMA_TO_DEVICE,
+				     srp_send_done);
+	if (!ch->tx_ring) {
+		ret = -ENOMEM;
+		goto err_destroy_mrs;
+	}
+	INIT_LIST_HEAD(&ch->free_tx);
+	for (i = 0; i < target->queue_size; i++)
+		list_add_tail(&ch->tx_ring[i]->list, &ch->free_tx);
+	return 0;
+
+err_destroy_mrs:
+	rdi_mr_pool_destroy(ch->qp, RDI_MR_REGULAR);
+err_destroy_qp:
+	target->cm->destroy_qp(ch);
+	ch->qp = NULL;
+err_put_cq:
+	ib_cq_pool_put(ch->cq, ch->cq_size);
+	ch->cq = NULL;
+	return ret;
+}
+
+/**
+ * srp_ch_destroy_ib() - undo srp_ch_create_ib() and free the receive ring
+ * @ch: channel; its QP must be disconnected (it is drained here)
+ */
+void srp_ch_destroy_ib(struct srp_channel *ch)
+{
+	struct srp_target *target = ch->target;
+	struct ib_device *dev = ch_ibdev(ch);
+
+	if (ch->qp) {
+		ib_drain_qp(ch->qp);
+		rdi_mr_pool_destroy(ch->qp, RDI_MR_REGULAR);
+		target->cm->destroy_qp(ch);
+		ch->qp = NULL;
+	}
+	if (ch->cq) {
+		ib_cq_pool_put(ch->cq, ch->cq_size);
+		ch->cq = NULL;
+	}
+	srp_free_ring(dev, &ch->tx_ring, target->queue_size);
+	srp_free_ring(dev, &ch->rx_ring, ch->rx_count);
+	ch->rx_count = 0;
+}
+
+static int srp_post_recv(struct srp_channel *ch, struct srp_iu *iu)
+{
+	struct ib_recv_wr wr = {};
+	struct ib_sge sge;
+
+	sge.addr = iu->dma;
+	sge.length = iu->size;
+	sge.lkey = ch->target->host->sdev->rdi->pd->local_dma_lkey;
+	iu->cqe.done = srp_recv_done;
+	wr.wr_cqe = &iu->cqe;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	return ib_post_recv(ch->qp, &wr, NULL);
+}
+
+/**
+ * srp_repost_recv() - give a processed receive IU back to the QP
+ * @ch: channel
+ * @iu: receive IU
+ *
+ * Return: 0 or the error of ib_post_recv().
+ */
+int srp_repost_recv(struct srp_channel *ch, struct srp_iu *iu)
+{
+	ib_dma_sync_single_for_device(ch_ibdev(ch), iu->dma, iu->size,
+				      DMA_FROM_DEVICE);
+	return srp_post_recv(ch, iu);
+}
+
+/**
+ * srp_ch_start_recv() - allocate and post the receive ring after login
+ * @ch: channel whose login response is in @ch->login_rsp
+ *
+ * Return: 0 or a negative errno.
+ */
+int srp_ch_start_recv(struct srp_channel *ch)
+{
+	unsigned int i;
+	int ret;
+
+	ch->rx_count = ch->target->queue_size;
+	ch->rx_ring = srp_alloc_ring(ch_ibdev(ch), ch->rx_count,
+				     ch->max_ti_iu_len, DMA_FROM_DEVICE,
+				     srp_recv_done);
+	if (!ch->rx_ring) {
+		ch->rx_count = 0;
+		return -ENOMEM;
+	}
+	for (i = 0; i < ch->rx_count; i++) {
+		ret = srp_post_recv(ch, ch->rx_ring[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * srp_get_tx_iu() - take a send IU and, if needed, a credit
+ * @ch:  channel
+ * @use: what the IU is for
+ *
+ * Context: any; takes @ch->lock.
+ * Return: the IU, or NULL when no IU or no credit is available.
+ */
+struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use)
+{
+	s32 rsv = use == SRP_TX_CMD ? SRP_TSK_MGMT_SQ_SIZE : 0;
+	struct srp_iu *iu = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (use != SRP_TX_RSP && ch->req_lim <= rsv) {
+		atomic_inc(&ch->zero_req_lim);
+		goto out;
+	}
+	if (list_empty(&ch->free_tx))
+		goto out;
+	iu = list_first_entry(&ch->free_tx, struct srp_iu, list);
+	list_del(&iu->list);
+	if (use != SRP_TX_RSP)
+		ch->req_lim--;
+	iu->use = use;
+	iu->num_sge = 1;
+out:
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!iu && use == SRP_TX_CMD)
+		rdi_stat_add(&ch->stats, RDI_STAT_CREDIT_STALLS, 1);
+	return iu;
+}
+
+/**
+ * srp_put_tx_iu() - return an IU that was never posted, with its credit
+ * @ch: channel
+ * @iu: IU from srp_get_tx_iu()
+ */
+void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	list_add(&iu->list, &ch->free_tx);
+	if (iu->use != SRP_TX_RSP)
+		ch->req_lim++;
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+/**
+ * srp_add_credits() - account credits granted by the target
+ * @ch:    channel
+ * @delta: REQUEST LIMIT DELTA of the received IU
+ */
+void srp_add_credits(struct srp_channel *ch, s32 delta)
+{
+	unsigned long flags;
+
+	if (!delta)
+		return;
+	spin_lock_irqsave(&ch->lock, flags);
+	ch->req_lim += delta;
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+/**
+ * srp_post_send() - post an IU, preceded by registration work requests
+ * @ch:     channel
+ * @iu:     send IU; @iu->sge[1..] may already describe immediate data
+ * @len:    bytes of @iu->buf to send
+ * @prefix: NULL or a NULL-terminated chain of REG_MR work requests
+ *
+ * Return: 0 or the error of ib_post_send().
+ */
+int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
+		  struct ib_send_wr *prefix)
+{
+	struct ib_send_wr wr = {}, *tail;
+
+	iu->sge[0].addr = iu->dma;
+	iu->sge[0].length = len;
+	iu->sge[0].lkey = ch->target->host->sdev->rdi->pd->local_dma_lkey;
+	iu->cqe.done = srp_send_done;
+
+	wr.wr_cqe = &iu->cqe;
+	wr.sg_list = iu->sge;
+	wr.num_sge = iu->num_sge;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED;
+
+	ib_dma_sync_single_for_device(ch_ibdev(ch), iu->dma, iu->size,
+				      DMA_TO_DEVICE);
+	if (!prefix)
+		return ib_post_send(ch->qp, &wr, NULL);
+	for (tail = prefix; tail->next; tail = tail->next)
+		;
+	tail->next = &wr;
+	return ib_post_send(ch->qp, prefix, NULL);
+}
+
+/**
+ * srp_ch_error() - the one place failed completions end up
+ * @ch:   channel
+ * @wc:   the failed work completion
+ * @what: the kind of work request, for the log
+ *
+ * Logs the first failure of a connected channel, stops new commands on it
+ * and starts transport-layer recovery. Flushes after a disconnect are
+ * expected and silent.
+ */
+void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
+{
+	struct srp_target *target = ch->target;
+	unsigned long flags;
+	bool was_connected;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	was_connected = ch->connected;
+	ch->connected = false;
+	spin_unlock_irqrestore(&ch->lock, flags);
+
+	if (!was_connected)
+		return;
+
+	rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
+	trace_srp_error(ch, what, wc->status);
+	shost_printk(KERN_ERR, target->shost,
+		     "channel %u: %s failed: %s (%d), vendor error %#x\n",
+		     ch->idx, what, ib_wc_status_msg(wc->status), wc->status,
+		     wc->vendor_err);
+	target->qp_in_error = true;
+	srp_target_start_recovery(target);
+}

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * ib_srp: channel connection over the InfiniBand CM (srp_daemon logins).
+ *
+ * Only InfiniBand ports can do this: the path comes from the subnet
+ * administrator, the 64-byte SRP_LOGIN_REQ travels as REQ private data,
+ * the SRP_LOGIN_RSP as REP private data. A port redirect reject changes the
+ * destination GID and the login is retried. Everything after the CM
+ * exchange is shared with RDMA/CM (login.c).
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/random.h>
+#include <rdma/ib_sa.h>
+#include <rdma/ib_cache.h>
+#include <scsi/scsi_host.h>
+
+#include "srp.h"
+
+enum {
+	SRP_PATH_REC_TIMEOUT_MS	= 1000,
+	SRP_CM_RESPONSE_TIMEOUT	= 20,	/* 4.096 us * 2^20 ~ 4 s */
+	SRP_MAX_CM_RETRIES	= 15,
+	SRP_IB_RNR_RETRY	= 7,
+	SRP_IB_RESPONDER_RES	= 4,
+	/* Offset of RedirectGID in the ClassPortInfo of a port redirect. */
+	SRP_CPI_REDIRECT_GID	= 8,
+};
+
+static struct ib_sa_client srp_sa_client;
+
+static void srp_path_done(int status, struct sa_path_rec *rec, int num,
+			  void *context)
+{
+	struct srp_channel *ch = context;
+
+	if (status || !rec || num < 1) {
+		ch->status = status ? status : -ENOENT;
+	} else {
+		ch->path = *rec;
+		ch->status = 0;
+	}
+	complete(&ch->login_done);
+}
+
+static int srp_ib_query_path(struct srp_channel *ch)
+{
+	struct srp_target *target = ch->target;
+	struct srp_host *host = target->host;
+	struct ib_sa_query *query;
+	int id;
+
+	memset(&ch->path, 0, sizeof(ch->path));
+	ch->path.rec_type = SA_PATH_REC_TYPE_IB;
+	memcpy(ch->path.sgid.raw, target->sgid.raw, 16);
+	memcpy(ch->path.dgid.raw, target->dgid.raw, 16);
+	ch->path.pkey = cpu_to_be16(target->opts.pkey);
+	ch->path.service_id = cpu_to_be64(target->opts.service_id);
+	sa_path_set_dmac_zero(&ch->path);
+
+	reinit_completion(&ch->login_done);
+	ch->status = -ETIMEDOUT;
+	id = ib_sa_path_rec_get(&srp_sa_client, host->sdev->ib_dev, host->port,
+				&ch->path,
+				IB_SA_PATH_REC_SERVICE_ID | IB_SA_PATH_REC_DGID |
+				IB_SA_PATH_REC_SGID | IB_SA_PATH_REC_NUMB_PATH |
+				IB_SA_PATH_REC_PKEY,
+				SRP_PATH_REC_TIMEOUT_MS, GFP_KERNEL,
+				srp_path_done, ch, &query);
+	if (id < 0)
+		return id;
+	wait_for_completion(&ch->login_done);
+	if (ch->status)
+		shost_printk(KERN_WARNING, target->shost,
+			     "channel %u: no path record to %pI6 (pkey %#06x): %d\n",
+			     ch->idx, target->dgid.raw, target->opts.pkey,
+			     ch->status);
+	return ch->status;
+}
+
+static void srp_ib_cm_redirect(struct srp_channel *ch,
+			       const struct ib_cm_event *ev)
+{
+	const struct ib_cm_rej_event_param *rej = &ev->param.rej_rcvd;
+	struct srp_target *target = ch->target;
+
+	if (rej->ari_length < SRP_CPI_REDIRECT_GID + 16) {
+		ch->status = -ECONNRESET;
+		return;
+	}
+	memcpy(target->dgid.raw, (u8 *)rej->ari + SRP_CPI_REDIRECT_GID, 16);
+	shost_printk(KERN_INFO, target->shost,
+		     "channel %u: redirected to %pI6\n", ch->idx,
+		     target->dgid.raw);
+	ch->status = SRP_CM_RETRY_REDIRECT;
+}
+
+static void srp_ib_cm_rej(struct srp_channel *ch, const struct ib_cm_event *ev)
+{
+	enum ib_cm_rej_reason reason = ev->param.rej_rcvd.reason;
+
+	switch (reason) {
+	case IB_CM_REJ_CONSUMER_DEFINED:
+		srp_cm_login_reject(ch, ev->private_data,
+				    IB_CM_REJ_PRIVATE_DATA_SIZE);
+		return;
+	case IB_CM_REJ_PORT_REDIRECT:
+		srp_ib_cm_redirect(ch, ev);
+		return;
+	case IB_CM_REJ_STALE_CONN:
+		ch->status = SRP_CM_RETRY_STALE;
+		break;
+	default:
+		ch->status = -ECONNREFUSED;
+		break;
+	}
+	shost_printk(KERN_WARNING, ch->target->shost,
+		     "channel %u: IB CM reject: %s (%d)\n", ch->idx,
+		     ibcm_reject_msg(reason), reason);
+}
+
+/* REP received: move the QP to RTR and RTS, then send the RTU. */
+static void srp_ib_cm_rep(struct srp_channel *ch, struct ib_cm_id *id,
+			  const struct ib_cm_event *ev)
+{
+	struct ib_qp_attr attr = {};
+	int mask, ret;
+
+	srp_cm_login_reply(ch, ev->private_data, IB_CM_REP_PRIVATE_DATA_SIZE);
+	if (ch->status)
+		goto err_reject;
+
+	attr.qp_state = IB_QPS_RTR;
+	ret = ib_cm_init_qp_attr(id, &attr, &mask);
+	if (!ret)
+		ret = ib_modify_qp(ch->qp, &attr, mask);
+	if (ret)
+		goto err_status;
+	attr.qp_state = IB_QPS_RTS;
+	ret = ib_cm_init_qp_attr(id, &attr, &mask);
+	if (!ret)
+		ret = ib_modify_qp(ch->qp, &attr, mask);
+	if (!ret)
+		ret = ib_send_cm_rtu(id, NULL, 0);
+	if (!ret)
+		return;
+err_status:
+	ch->status = ret;
+err_reject:
+	ib_send_cm_rej(id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, NULL, 0);
+}
+
+static int srp_ib_cm_handler(struct ib_cm_id *id, const struct ib_cm_event *ev)
+{
+	struct srp_channel *ch = id->context;
+
+	switch (ev->event) {
+	case IB_CM_REP_RECEIVED:
+		srp_ib_cm_rep(ch, id, ev);
+		break;
+	case IB_CM_REJ_RECEIVED:
+		srp_ib_cm_rej(ch, ev);
+		break;
+	case IB_CM_REQ_ERROR:
+	case IB_CM_REP_ERROR:
+		ch->status = -ECONNRESET;
+		break;
+	case IB_CM_DREQ_RECEIVED:
+		ib_send_cm_drep(id, NULL, 0);
+		srp_cm_disconnected(ch);
+		return 0;
+	default:
+		return 0;
+	}
+	complete(&ch->login_done);
+	return 0;
+}
+
+static int srp_ib_cm_init(struct srp_channel *ch)
+{
+	struct srp_target *target = ch->target;
+	struct srp_host *host = target->host;
+	struct ib_cm_id *id;
+	int ret;
+
+	ret = rdma_query_gid(host->sdev->ib_dev, host->port, 0, &target->sgid);
+	if (ret)
+		return ret;
+	id = ib_create_cm_id(host->sdev->ib_dev, srp_ib_cm_handler, ch);
+	if (IS_ERR(id))
+		return PTR_ERR(id);
+	ch->ib_id = id;
+
+	ret = srp_ib_query_path(ch);
+	if (ret)
+		return ret;
+	return srp_ch_create_ib(ch);
+}
+
+static int srp_ib_cm_create_qp(struct srp_channel *ch,
+			       struct ib_qp_init_attr *init)
+{
+	struct srp_target *target = ch->target;
+	struct srp_host *host = target->host;
+	struct ib_qp_attr attr = {};
+	u16 pkey_index;
+	int ret;
+
+	ret = ib_find_cached_pkey(host->sdev->ib_dev, host->port,
+				  target->opts.pkey, &pkey_index);
+	if (ret)
+		return ret;
+
+	ch->qp = ib_create_qp(host->sdev->rdi->pd, init);
+	if (IS_ERR(ch->qp)) {
+		ret = PTR_ERR(ch->qp);
+		ch->qp = NULL;
+		return ret;
+	}
+	attr.qp_state = IB_QPS_INIT;
+	attr.pkey_index = pkey_index;
+	attr.port_num = host->port;
+	attr.qp_access_flags = IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE;
+	ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (ret) {
+		ib_destroy_qp(ch->qp);
+		ch->qp = NULL;
+	}
+	return ret;
+}
+
+static void srp_ib_cm_destroy_qp(struct srp_channel *ch)
+{
+	ib_destroy_qp(ch->qp);
+}
+
+static int srp_ib_cm_connect(struct srp_channel *ch,
+			     const struct srp_login_params *p)
+{
+	struct srp_target *target = ch->target;
+	struct srp_iu_login_req req;
+	struct ib_cm_req_param param = {};
+
+	srp_build_login_req(&req, p);
+	param.primary_path = &ch->path;
+	param.service_id = cpu_to_be64(target->opts.service_id);
+	param.qp_num = ch->qp->qp_num;
+	param.qp_type = ch->qp->qp_type;
+	param.starting_psn = get_random_u32() & 0xffffff;
+	param.private_data = &req;
+	param.private_data_len = sizeof(req);
+	param.responder_resources = SRP_IB_RESPONDER_RES;
+	param.flow_control = 1;
+	param.retry_count = target->opts.tl_retry_count;
+	param.rnr_retry_count = SRP_IB_RNR_RETRY;
+	param.max_cm_retries = SRP_MAX_CM_RETRIES;
+	param.local_cm_response_timeout = SRP_CM_RESPONSE_TIMEOUT;
+	param.remote_cm_response_timeout = SRP_CM_RESPONSE_TIMEOUT;
+	return ib_send_cm_req(ch->ib_id, &param);
+}
+
+static void srp_ib_cm_disconnect(struct srp_channel *ch)
+{
+	if (ch->ib_id)
+		ib_send_cm_dreq(ch->ib_id, NULL, 0);
+}
+
+static void srp_ib_cm_destroy(struct srp_channel *ch)
+{
+	if (!ch->ib_id)
+		return;
+	ib_destroy_cm_id(ch->ib_id);
+	ch->ib_id = NULL;
+}
+
+const struct srp_cm_ops srp_ib_cm_ops = {
+	.init		= srp_ib_cm_init,
+	.create_qp	= srp_ib_cm_create_qp,
+	.destroy_qp	= srp_ib_cm_destroy_qp,
+	.connect	= srp_ib_cm_connect,
+	.disconnect	= srp_ib_cm_disconnect,
+	.destroy	= srp_ib_cm_destroy,
+};
+
+/** srp_ib_cm_register() - register with the subnet administrator client */
+void srp_ib_cm_register(void)
+{
+	ib_sa_register_client(&srp_sa_client);
+}
+
+/** srp_ib_cm_unregister() - undo srp_ib_cm_register() */
+void srp_ib_cm_unregister(void)
+{
+	ib_sa_unregister_client(&srp_sa_client);
+}

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * ib_srp: the command path - queuecommand, receive completions, SRP_RSP,
+ * SRP_CRED_REQ, SRP_AER_REQ and SRP_T_LOGOUT.
+ *
+ * Every command is tagged with its blk-mq unique tag, which also names its
+ * hardware queue and so its channel. The driver owns a command from
+ * queuecommand until one of three parties claims it under the channel lock
+ * (srp_claim_req()): the SRP_RSP handler, the abort handler, or transport
+ * failure (srp_fail_outstanding()). Only the claimer completes it.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <linux/blk-mq.h>
+#include <scsi/scsi.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_eh.h>
+#include <scsi/scsi_tcq.h>
+#include <scsi/scsi_transport_srp.h>
+
+#include "srp.h"
+#include "trace.h"
+
+static void srp_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (wc->status != IB_WC_SUCCESS)
+		srp_ch_error(wc->qp->qp_context, wc, "LOCAL_INV");
+}
+
+/**
+ * srp_init_cmd_priv() - allocate the per-command registration slots
+ * @shost: SCSI host
+ * @scmnd: command whose private data to set up
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int srp_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
+{
+	struct srp_target *target = host_to_target(shost);
+	struct srp_request *req = scsi_cmd_priv(scmnd);
+
+	req->inv_cqe.done = srp_inv_done;
+	if (!target->mr_per_cmd)
+		return 0;
+	req->regs = kcalloc(target->mr_per_cmd, sizeof(*req->regs),
+			    GFP_KERNEL);
+	return req->regs ? 0 : -ENOMEM;
+}
+
+/**
+ * srp_exit_cmd_priv() - free what srp_init_cmd_priv() allocated
+ * @shost: SCSI host
+ * @scmnd: command
+ *
+ * Return: 0.
+ */
+int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
+{
+	struct srp_request *req = scsi_cmd_priv(scmnd);
+
+	kfree(req->regs);
+	req->regs = NULL;
+	return 0;
+}
+
+/**
+ * srp_claim_req() - take ownership of a command still outstanding
+ * @ch:  channel the command went out on
+ * @req: its private data
+ *
+ * Return: the command, or NULL if someone else completed it already.
+ */
+struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
+				       struct srp_request *req)
+{
+	struct scsi_cmnd *scmnd;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	scmnd = req->scmnd;
+	req->scmnd = NULL;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return scmnd;
+}
+
+/**
+ * srp_complete_cmd() - unmap and complete a command the caller claimed
+ * @ch:     channel it went out on
+ * @scmnd:  the command
+ * @result: SCSI result
+ */
+void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		      int result)
+{
+	struct srp_request *req = scsi_cmd_priv(scmnd);
+
+	srp_unmap_data(ch, scmnd, req, true);
+	scmnd->result = result;
+	rdi_stat_add(&ch->stats, RDI_STAT_CMDS_DONE, 1);
+	trace_srp_cmd_done(ch, scmnd, result);
+	scsi_done(scmnd);
+}
+
+/**
+ * srp_queuecommand() - send one SCSI command
+ * @shost: SCSI host
+ * @scmnd: command
+ *
+ * Return: 0, or SCSI_MLQUEUE_HOST_BUSY when the channel lacks credits,
+ * send IUs or MRs (the midlayer retries).
+ */
+int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
+{
+	struct srp_target *target = host_to_target(shost);
+	struct srp_request *req = scsi_cmd_priv(scmnd);
+	u32 tag = blk_mq_unique_tag(scsi_cmd_to_rq(scmnd));
+	struct srp_cmd_params p = {};
+	struct ib_send_wr *reg_wrs;
+	struct srp_channel *ch;
+	struct srp_iu *iu;
+	int len, result;
+
+	result = srp_chkready(target->rport);
+	if (unlikely(result))
+		goto done;
+
+	ch = &target->ch[blk_mq_unique_tag_to_hwq(tag)];
+	if (unlikely(!READ_ONCE(ch->connected)))
+		return SCSI_MLQUEUE_HOST_BUSY;
+
+	iu = srp_get_tx_iu(ch, SRP_TX_CMD);
+	if (!iu)
+		return SCSI_MLQUEUE_HOST_BUSY;
+
+	p.tag = tag;
+	int_to_scsilun(scmnd->device->lun, (struct scsi_lun *)p.lun);
+	p.cdb = scmnd->cmnd;
+	p.cdb_len = scmnd->cmd_len;
+	p.task_attr = SRP_TASK_SIMPLE;
+	len = srp_build_cmd(iu->buf, ch->max_it_iu_len, &p);
+	if (unlikely(len < 0)) {
+		srp_put_tx_iu(ch, iu);
+		result = DID_ERROR << 16;
+		goto done;
+	}
+
+	req->iu = iu;
+	req->ch = ch;
+	len = srp_map_data(ch, scmnd, req, iu->buf, len, &reg_wrs);
+	if (unlikely(len < 0)) {
+		srp_put_tx_iu(ch, iu);
+		if (len == -EAGAIN || len == -ENOMEM)
+			return SCSI_MLQUEUE_HOST_BUSY;
+		srp_printk_rl(KERN_ERR, shost,
+					 "cannot map %u bytes of data: %d\n",
+					 scsi_bufflen(scmnd), len);
+		result = DID_ERROR << 16;
+		goto done;
+	}
+
+	spin_lock_irq(&ch->lock);
+	req->scmnd = scmnd;
+	spin_unlock_irq(&ch->lock);
+
+	rdi_stat_add(&ch->stats, RDI_STAT_CMDS, 1);
+	trace_srp_cmd_submit(ch, scmnd, tag);
+	if (unlikely(srp_post_send(ch, iu, len, reg_wrs))) {
+		if (srp_claim_req(ch, req)) {
+			srp_unmap_data(ch, scmnd, req, false);
+			srp_put_tx_iu(ch, iu);
+			return SCSI_MLQUEUE_HOST_BUSY;
+		}
+	}
+	return 0;
+
+done:
+	scmnd->result = result;
+	scsi_done(scmnd);
+	return 0;
+}
+
+static void srp_set_resid(struct scsi_cmnd *scmnd,
+			  const struct srp_rsp_info *rsp)
+{
+	if (rsp->flags & (SRP_RSP_DIUNDER | SRP_RSP_DIOVER))
+		scsi_set_resid(scmnd, rsp->data_in_resid);
+	else if (rsp->flags & (SRP_RSP_DOUNDER | SRP_RSP_DOOVER))
+		scsi_set_resid(scmnd, rsp->data_out_resid);
+}
+
+static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
+{
+	struct srp_target *target = ch->target;
+	struct srp_rsp_info rsp;
+	struct srp_request *req;
+	struct scsi_cmnd *scmnd;
+
+	if (srp_parse_rsp(buf, len, &rsp)) {
+		srp_printk_rl(KERN_ERR, target->shost,
+					 "channel %u: malformed SRP_RSP (%u bytes)\n",
+					 ch->idx, len);
+		return;
+	}
+	srp_add_credits(ch, rsp.req_lim_delta);
+
+	if (rsp.tag & SRP_TAG_TSK_MGMT) {
+		srp_tmf_response(ch, &rsp);
+		return;
+	}
+
+	scmnd = NULL;
+	if (!(rsp.tag >> 32))
+		scmnd = scsi_host_find_tag(target->shost, (u32)rsp.tag);
+	req = scmnd ? scsi_cmd_priv(scmnd) : NULL;
+	if (!req || req->ch != ch || !srp_claim_req(ch, req)) {
+		srp_printk_rl(KERN_WARNING, target->shost,
+					 "channel %u: SRP_RSP for unknown or completed tag %#llx\n",
+					 ch->idx, rsp.tag);
+		return;
+	}
+
+	if (rsp.sense && rsp.sense_len)
+		memcpy(scmnd->sense_buffer, rsp.sense,
+		       min_t(u32, rsp.sense_len, SCSI_SENSE_BUFFERSIZE));
+	srp_set_resid(scmnd, &rsp);
+	if (scmnd->sc_data_direction == DMA_FROM_DEVICE)
+		rdi_stat_add(&ch->stats, RDI_STAT_READ_BYTES,
+			     scsi_bufflen(scmnd) - scsi_get_resid(scmnd));
+	else if (scmnd->sc_data_direction == DMA_TO_DEVICE)
+		rdi_stat_add(&ch->stats, RDI_STAT_WRITE_BYTES,
+			     scsi_bufflen(scmnd) - scsi_get_resid(scmnd));
+	srp_complete_cmd(ch, scmnd, rsp.status);
+}
+
+/* Answer a target request (CRED/AER) with the IU kept for that purpose. */
+static void srp_send_reply(struct srp_channel *ch, u8 opcode, u64 tag)
+{
+	struct srp_iu *iu;
+
+	iu = srp_get_tx_iu(ch, SRP_TX_RSP);
+	if (!iu) {
+		srp_printk_rl(KERN_ERR, ch->target->shost,
+					 "channel %u: no IU to answer a target request\n",
+					 ch->idx);
+		return;
+	}
+	if (opcode == SRP_IU_CRED_RSP)
+		srp_build_cred_rsp(iu->buf, tag);
+	else
+		srp_build_aer_rsp(iu->buf, tag);
+	if (srp_post_send(ch, iu, sizeof(struct srp_iu_cred_rsp), NULL))
+		srp_put_tx_iu(ch, iu);
+}
+
+static void srp_handle_cred_req(struct srp_channel *ch, const void *buf,
+				u32 len)
+{
+	s32 delta;
+	u64 tag;
+
+	if (srp_parse_cred_req(buf, len, &tag, &delta))
+		return;
+	srp_add_credits(ch, delta);
+	srp_send_reply(ch, SRP_IU_CRED_RSP, tag);
+}
+
+/* Unit attentions that the SCSI midlayer reports as uevents. */
+static const struct {
+	u8			asc;
+	u8			ascq;
+	enum scsi_device_event	evt;
+} srp_ua_events[] = {
+	{ 0x2a, 0x01, SDEV_EVT_MODE_PARAMETER_CHANGE_REPORTED },
+	{ 0x2a, 0x06, SDEV_EVT_ALUA_STATE_CHANGE_REPORTED },
+	{ 0x2a, 0x09, SDEV_EVT_CAPACITY_CHANGE_REPORTED },
+	{ 0x38, 0x07, SDEV_EVT_SOFT_THRESHOLD_REACHED_REPORTED },
+	{ 0x3f, 0x03, SDEV_EVT_INQUIRY_CHANGE_REPORTED },
+	{ 0x3f, 0x0e, SDEV_EVT_LUN_CHANGE_REPORTED },
+};
+
+static void srp_report_ua(struct scsi_device *sdev,
+			  const struct scsi_sense_hdr *sshdr)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(srp_ua_events); i++) {
+		if (srp_ua_events[i].asc == sshdr->asc &&
+		    srp_ua_events[i].ascq == sshdr->ascq) {
+			sdev_evt_send_simple(sdev, srp_ua_events[i].evt,
+					     GFP_ATOMIC);
+			return;
+		}
+	}
+}
+
+/*
+ * An asynchronous event: account its credits, answer it, and hand a unit
+ * attention in its sense data to the SCSI midlayer of the LUN concerned,
+ * which turns it into the same uevent a command's sense data would give
+ * (capacity change, LUN inventory change, ...).
+ */
+static void srp_handle_aer_req(struct srp_channel *ch, const void *buf,
+			       u32 len)
+{
+	struct srp_target *target = ch->target;
+	struct scsi_sense_hdr sshdr;
+	struct scsi_device *sdev;
+	struct srp_aer_info aer;
+	u64 lun;
+
+	if (srp_parse_aer_req(buf, len, &aer))
+		return;
+	srp_add_credits(ch, aer.req_lim_delta);
+	srp_send_reply(ch, SRP_IU_AER_RSP, aer.tag);
+
+	lun = scsilun_to_int((struct scsi_lun *)aer.lun);
+	if (!aer.sense_len ||
+	    !scsi_normalize_sense(aer.sense, aer.sense_len, &sshdr))
+		return;
+	shost_printk(KERN_INFO, target->shost,
+		     "asynchronous event for LUN %llu: sense %#x/%#x/%#x\n",
+		     lun, sshdr.sense_key, sshdr.asc, sshdr.ascq);
+	sdev = scsi_device_lookup(target->shost, 0, 0, lun);
+	if (!sdev)
+		return;
+	if (sshdr.sense_key == UNIT_ATTENTION)
+		srp_report_ua(sdev, &sshdr);
+	scsi_device_put(sdev);
+}
+
+static void srp_handle_t_logout(struct srp_channel *ch, const void *buf,
+				u32 len)
+{
+	u32 reason = 0;
+	u64 tag;
+
+	srp_parse_t_logout(buf, len, &tag, &reason);
+	shost_printk(KERN_WARNING, ch->target->shost,
+		     "channel %u: target logged out: %s (%#x); reconnecting\n",
+		     ch->idx, srp_t_logout_text(reason), reason);
+	srp_cm_disconnected(ch);
+}
+
+/**
+ * srp_recv_done() - completion of a receive: dispatch on the IU type
+ * @cq: completion queue
+ * @wc: work completion
+ */
+void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srp_iu *iu = container_of(wc->wr_cqe, struct srp_iu, cqe);
+	struct srp_channel *ch = wc->qp->qp_context;
+	struct ib_device *dev = ch->target->host->sdev->ib_dev;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		srp_ch_error(ch, wc, "RECV");
+		return;
+	}
+
+	ib_dma_sync_single_for_cpu(dev, iu->dma, iu->size, DMA_FROM_DEVICE);
+	switch (srp_iu_opcode(iu->buf, wc->byte_len)) {
+	case SRP_IU_RSP:
+		srp_handle_rsp(ch, iu->buf, wc->byte_len);
+		break;
+	case SRP_IU_CRED_REQ:
+		srp_handle_cred_req(ch, iu->buf, wc->byte_len);
+		break;
+	case SRP_IU_AER_REQ:
+		srp_handle_aer_req(ch, iu->buf, wc->byte_len);
+		break;
+	case SRP_IU_T_LOGOUT:
+		srp_handle_t_logout(ch, iu->buf, wc->byte_len);
+		break;
+	default:
+		srp_printk_rl(KERN_WARNING, ch->target->shost,
+					 "channel %u: unexpected IU type %#x (%u bytes)\n",
+					 ch->idx, *(u8 *)iu->buf, wc->byte_len);
+		break;
+	}
+
+	if (srp_repost_recv(ch, iu))
+		srp_printk_rl(KERN_ERR, ch->target->shost,
+					 "channel %u: cannot repost a receive\n",
+					 ch->idx);
+}
+
+struct srp_fail_ctx {
+	struct srp_target	*target;
+	struct scsi_device	*sdev;
+	int			result;
+};
+
+static bool srp_fail_one(struct scsi_cmnd *scmnd, void *data)
+{
+	struct srp_request *req = scsi_cmd_priv(scmnd);
+	struct srp_fail_ctx *ctx = data;
+	struct srp_channel *ch = req->ch;
+
+	if (!ch || ch->target != ctx->target ||
+	    (ctx->sdev && scmnd->device != ctx->sdev) ||
+	    !srp_claim_req(ch, req))
+		return true;
+	srp_complete_cmd(ch, scmnd, ctx->result);
+	return true;
+}
+
+/**
+ * srp_fail_outstanding() - complete every command the driver still owns
+ * @target: the target
+ * @sdev:   only the commands of this LUN, or NULL for all
+ * @result: SCSI result for those commands
+ *
+ * A response racing with us loses in srp_claim_req(): each command is
+ * completed exactly once.
+ */
+void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
+			  int result)
+{
+	struct srp_fail_ctx ctx = {
+		.target = target, .sdev = sdev, .result = result,
+	};
+
+	scsi_host_busy_iter(target->shost, srp_fail_one, &ctx);
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * ib_srp: data buffer mapping - the ladder from cheapest to most general.
+ *
+ *  1. no data:          no descriptor at all;
+ *  2. immediate data:   small writes travel inside the SRP_CMD SEND, the
+ *                       data as extra SGEs (no registration, no RDMA READ);
+ *  3. single direct:    one contiguous buffer described with the PD's
+ *                       global rkey (only with register_always=N and a PD
+ *                       that has one);
+ *  4. fast registration: one or more MRs from the QP's pool, the REG_MR
+ *                       work requests chained in front of the SEND; one MR
+ *                       gives a direct descriptor, several an indirect one;
+ *  5. indirect table:   without registration, one descriptor per DMA
+ *                       segment under the global rkey.
+ *
+ * The host's limits (target.c) guarantee that every request fits in
+ * @cmd_sg_cnt descriptors, so the descriptor table always lives inside the
+ * SRP_CMD.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/scatterlist.h>
+#include <scsi/scsi_host.h>
+
+#include "srp.h"
+
+#define SRP_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ | \
+			 IB_ACCESS_REMOTE_WRITE)
+
+static void srp_set_fmt(struct srp_iu_cmd *cmd, enum dma_data_direction dir,
+			u8 fmt, u8 count)
+{
+	if (dir == DMA_TO_DEVICE) {
+		cmd->buf_fmt = fmt << 4;
+		cmd->data_out_desc_cnt = count;
+	} else {
+		cmd->buf_fmt = fmt;
+		cmd->data_in_desc_cnt = count;
+	}
+}
+
+static bool srp_can_imm(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+			int count)
+{
+	u32 len = scsi_bufflen(scmnd);
+
+	return scmnd->sc_data_direction == DMA_TO_DEVICE &&
+	       ch->use_imm_data && len <= READ_ONCE(srp_max_imm_data) &&
+	       SRP_IMM_DATA_OFFSET + len <= ch->max_it_iu_len &&
+	       count <= SRP_MAX_IMM_SGE &&
+	       count + 1 <= ch->target->host->sdev->rdi->max_sge;
+}
+
+static int srp_map_imm(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		       struct srp_request *req, struct srp_iu_cmd *cmd,
+		       unsigned int desc_off, int count)
+{
+	struct srp_iu *iu = req->iu;
+	struct scatterlist *sg;
+	int i;
+
+	srp_set_imm((struct srp_imm_desc *)((u8 *)cmd + desc_off),
+		    scsi_bufflen(scmnd));
+	for_each_sg(scsi_sglist(scmnd), sg, count, i) {
+		iu->sge[i + 1].addr = sg_dma_address(sg);
+		iu->sge[i + 1].length = sg_dma_len(sg);
+		iu->sge[i + 1].lkey =
+			ch->target->host->sdev->rdi->pd->local_dma_lkey;
+	}
+	iu->num_sge = count + 1;
+	srp_set_fmt(cmd, scmnd->sc_data_direction, SRP_DESC_IMM, 0);
+	rdi_stat_add(&ch->stats, RDI_STAT_IMM, 1);
+	return SRP_IMM_DATA_OFFSET;
+}
+
+/* Register the whole scatterlist with as few MRs as the pool allows. */
+static int srp_map_fr(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		      struct srp_request *req, int count,
+		      struct ib_send_wr **reg_wrs)
+{
+	struct srp_target *target = ch->target;
+	unsigned int page_size = target->host->sdev->rdi->mr_page_size;
+	struct scatterlist *sg = scsi_sglist(scmnd);
+	unsigned int offset = 0;
+	int left = count, n, i;
+
+	while (left) {
+		if (req->nregs == target->mr_per_cmd)
+			return -EINVAL;
+		n = rdi_reg_sg(ch->qp, &req->regs[req->nregs], sg, left,
+			       &offset, page_size, SRP_MR_ACCESS);
+		if (n < 0)
+			return n;
+		if (req->nregs)
+			req->regs[req->nregs - 1].reg_wr.wr.next =
+				&req->regs[req->nregs].reg_wr.wr;
+		req->nregs++;
+		left -= n;
+		for (i = 0; i < n; i++)
+			sg = sg_next(sg);
+	}
+	*reg_wrs = &req->regs[0].reg_wr.wr;
+	rdi_stat_add(&ch->stats, RDI_STAT_REGS, req->nregs);
+	return 0;
+}
+
+static int srp_write_descs(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+			   struct srp_request *req, struct srp_iu_cmd *cmd,
+			   unsigned int desc_off, int count)
+{
+	enum dma_data_direction dir = scmnd->sc_data_direction;
+	u32 rkey = ch->target->host->sdev->global_rkey;
+	void *desc = (u8 *)cmd + desc_off;
+	struct srp_indirect_desc *ind = desc;
+	struct scatterlist *sg;
+	unsigned int i, ndesc = req->nregs ? req->nregs : count;
+
+	if (ndesc == 1) {
+		if (req->nregs)
+			srp_set_direct(desc, req->regs[0].mr->iova,
+				       req->regs[0].mr->rkey,
+				       req->regs[0].mr->length);
+		else
+			srp_set_direct(desc, sg_dma_address(scsi_sglist(scmnd)),
+				       rkey, sg_dma_len(scsi_sglist(scmnd)));
+		srp_set_fmt(cmd, dir, SRP_DESC_DIRECT, 1);
+		return desc_off + sizeof(struct srp_direct_desc);
+	}
+
+	if (ndesc > ch->target->cmd_sg_cnt)
+		return -EINVAL;
+	if (req->nregs) {
+		for (i = 0; i < ndesc; i++)
+			srp_set_direct(&ind->list[i], req->regs[i].mr->iova,
+				       req->regs[i].mr->rkey,
+				       req->regs[i].mr->length);
+	} else {
+		for_each_sg(scsi_sglist(scmnd), sg, count, i)
+			srp_set_direct(&ind->list[i], sg_dma_address(sg), rkey,
+				       sg_dma_len(sg));
+	}
+	srp_set_indirect(ind, req->iu->dma + desc_off +
+			 sizeof(struct srp_indirect_desc), rkey, ndesc,
+			 scsi_bufflen(scmnd));
+	srp_set_fmt(cmd, dir, SRP_DESC_INDIRECT, ndesc);
+	return desc_off + sizeof(*ind) + ndesc * sizeof(struct srp_direct_desc);
+}
+
+/**
+ * srp_map_data() - DMA-map a command's data and describe it in the SRP_CMD
+ * @ch:       channel the command goes out on
+ * @scmnd:    the command
+ * @req:      its private data; @req->iu holds the SRP_CMD
+ * @cmd:      the SRP_CMD header in @req->iu
+ * @desc_off: offset in the IU where descriptors start
+ * @reg_wrs:  set to the chain of REG_MR work requests to post before the
+ *            SEND, or NULL
+ *
+ * Return: the length of the IU to send (> 0), -EAGAIN when registration
+ * resources are exhausted (retry later), or another negative errno. On
+ * error nothing stays mapped.
+ */
+int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		 struct srp_request *req, struct srp_iu_cmd *cmd,
+		 unsigned int desc_off, struct ib_send_wr **reg_wrs)
+{
+	struct srp_target *target = ch->target;
+	struct srp_device *sdev = target->host->sdev;
+	enum dma_data_direction dir = scmnd->sc_data_direction;
+	int count, ret;
+
+	*reg_wrs = NULL;
+	req->nregs = 0;
+	req->sg_count = 0;
+	if (!scsi_sglist(scmnd) || dir == DMA_NONE || !scsi_bufflen(scmnd))
+		return desc_off;
+	if (dir != DMA_TO_DEVICE && dir != DMA_FROM_DEVICE)
+		return -EINVAL;
+
+	count = ib_dma_map_sg(sdev->ib_dev, scsi_sglist(scmnd),
+			      scsi_sg_count(scmnd), dir);
+	if (unlikely(!count))
+		return -EIO;
+	req->sg_count = count;
+
+	if (srp_can_imm(ch, scmnd, count))
+		return srp_map_imm(ch, scmnd, req, cmd, desc_off, count);
+
+	if (sdev->use_fr && (srp_register_always || !sdev->global_rkey ||
+			     count > 1)) {
+		ret = srp_map_fr(ch, scmnd, req, count, reg_wrs);
+		if (ret)
+			goto err_unmap;
+	} else if (!sdev->global_rkey) {
+		ret = -EINVAL;
+		goto err_unmap;
+	}
+
+	ret = srp_write_descs(ch, scmnd, req, cmd, desc_off, count);
+	if (ret < 0)
+		goto err_unmap;
+	return ret;
+
+err_unmap:
+	srp_unmap_data(ch, scmnd, req, false);
+	*reg_wrs = NULL;
+	return ret;
+}
+
+/**
+ * srp_unmap_data() - invalidate registrations and unmap a command's data
+ * @ch:     channel the command went out on
+ * @scmnd:  the command
+ * @req:    its private data
+ * @posted: the REG_MR work requests were posted, so the MRs must be
+ *          invalidated; otherwise they go straight back to the pool
+ *
+ * The LOCAL_INV work requests go out unsignaled in one post; a later REG_MR
+ * of the same MR is ordered after them on the send queue. Their failure
+ * completions reach srp_ch_error() through @req->inv_cqe.
+ */
+void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		    struct srp_request *req, bool posted)
+{
+	struct ib_send_wr *first = NULL, *prev = NULL, *wr;
+	unsigned int i;
+
+	for (i = 0; posted && i < req->nregs; i++) {
+		wr = rdi_reg_inv_wr(&req->regs[i], NULL);
+		wr->wr_cqe = &req->inv_cqe;
+		if (prev)
+			prev->next = wr;
+		else
+			first = wr;
+		prev = wr;
+	}
+	if (first) {
+		if (ib_post_send(ch->qp, first, NULL))
+			pr_debug("LOCAL_INV not posted; QP in error\n");
+		rdi_stat_add(&ch->stats, RDI_STAT_INVS, req->nregs);
+	}
+	for (i = 0; i < req->nregs; i++)
+		rdi_reg_release(ch->qp, &req->regs[i]);
+	req->nregs = 0;
+
+	if (req->sg_count) {
+		ib_dma_unmap_sg(ch->target->host->sdev->ib_dev,
+				scsi_sglist(scmnd), scsi_sg_count(scmnd),
+				scmnd->sc_data_direction);
+		req->sg_count = 0;
+	}
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * ib_srp: channel login and logout, common to RDMA/CM and IB CM.
+ *
+ * A login attempt per channel: the connection manager (->init) resolves the
+ * route and creates the channel's verbs resources, the SRP_LOGIN_REQ goes
+ * out as CM private data (->connect), and the CM handler reports the
+ * SRP_LOGIN_RSP or the reject through srp_cm_login_reply() and
+ * srp_cm_login_reject(), then completes @ch->login_done. Everything after
+ * that - receive ring, credits, immediate data - is done here, once, for
+ * both connection managers.
+ *
+ * Channel 0 logs in with MULTICHAN_SINGLE (the target drops older channels
+ * of the same I_T nexus), the others with MULTICHAN_MULTI. A login whose
+ * later channels fail carries on with the channels it has.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/slab.h>
+#include <scsi/scsi_host.h>
+
+#include "srp.h"
+#include "trace.h"
+
+/* OUIs of Topspin/Cisco targets that want a node-GUID initiator port id. */
+static const u32 srp_topspin_ouis[] = { 0x0005ad, 0x001b0d };
+
+static bool srp_target_is_topspin(const struct srp_target *target)
+{
+	u32 oui = target->opts.ioc_guid >> 40;
+	unsigned int i;
+
+	if (!srp_topspin_workarounds)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(srp_topspin_ouis); i++)
+		if (oui == srp_topspin_ouis[i])
+			return true;
+	return false;
+}
+
+static void srp_fill_login_params(struct srp_channel *ch,
+				  struct srp_login_params *p, bool multich,
+				  u32 it_iu_len, bool imm)
+{
+	struct srp_target *target = ch->target;
+	struct srp_target_opts *o = &target->opts;
+
+	memset(p, 0, sizeof(*p));
+	p->it_iu_len = it_iu_len;
+	p->buf_fmt = SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT;
+	p->multichan = multich;
+	p->imm_data = imm;
+	srp_fill_port_ids(p, o->io_class, o->initiator_ext,
+			  be64_to_cpu(target->sgid.global.interface_id),
+			  o->id_ext, o->ioc_guid);
+
+	if (srp_target_is_topspin(target)) {
+		__be64 guid = target->host->sdev->ib_dev->node_guid;
+
+		memset(p->initiator_port_id, 0, 8);
+		memcpy(p->initiator_port_id + 8, &guid, 8);
+	}
+}
+
+/**
+ * srp_cm_login_reply() - the CM delivered the target's accept
+ * @ch:   channel
+ * @data: CM private data
+ * @len:  its length
+ *
+ * Context: CM handler; the caller completes @ch->login_done.
+ */
+void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len)
+{
+	int ret;
+
+	ret = srp_parse_login_rsp(data, len, &ch->login_rsp);
+	if (ret) {
+		shost_printk(KERN_ERR, ch->target->shost,
+			     "channel %u: malformed SRP_LOGIN_RSP (%u bytes)\n",
+			     ch->idx, len);
+		ch->status = ret;
+		return;
+	}
+	ch->status = 0;
+}
+
+/**
+ * srp_cm_login_reject() - the target rejected the login with SRP_LOGIN_REJ
+ * @ch:   channel
+ * @data: consumer-defined CM private data
+ * @len:  its length
+ *
+ * Context: CM handler; the caller completes @ch->login_done.
+ */
+void srp_cm_login_reject(struct srp_channel *ch, const void *data, u8 len)
+{
+	struct srp_login_rej_info rej;
+
+	if (!data || srp_parse_login_rej(data, len, &rej)) {
+		shost_printk(KERN_WARNING, ch->target->shost,
+			     "channel %u: login rejected by the target without a valid SRP_LOGIN_REJ\n",
+			     ch->idx);
+		ch->status = -ECONNREFUSED;
+		return;
+	}
+	shost_printk(KERN_WARNING, ch->target->shost,
+		     "channel %u: SRP_LOGIN_REJ: %s (reason %#010x)\n",
+		     ch->idx, rej.text, rej.reason);
+	ch->status = rej.it_iu_too_large ? SRP_CM_RETRY_IU_LEN :
+					   -ECONNREFUSED;
+}
+
+/**
+ * srp_cm_disconnected() - the target (or the fabric) closed the channel
+ * @ch: channel
+ *
+ * Context: CM handler.
+ */
+void srp_cm_disconnected(struct srp_channel *ch)
+{
+	unsigned long flags;
+	bool was_connected;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	was_connected = ch->connected;
+	ch->connected = false;
+	spin_unlock_irqrestore(&ch->lock, flags);
+
+	if (!was_connected)
+		return;
+	shost_printk(KERN_WARNING, ch->target->shost,
+		     "channel %u: disconnected by the target\n", ch->idx);
+	srp_target_start_recovery(ch->target);
+}
+
+/**
+ * srp_ch_release() - undo a (partial) login: verbs resources and CM id
+ * @ch: channel, disconnected
+ */
+void srp_ch_release(struct srp_channel *ch)
+{
+	srp_ch_destroy_ib(ch);
+	ch->target->cm->destroy(ch);
+}
+
+static int srp_ch_login_once(struct srp_channel *ch, bool multich,
+			     u32 it_iu_len, bool imm)
+{
+	struct srp_target *target = ch->target;
+	struct srp_login_params p;
+	unsigned long left;
+	int ret;
+
+	ch->max_it_iu_len = it_iu_len;
+	ret = target->cm->init(ch);
+	if (ret)
+		goto err_release;
+
+	srp_fill_login_params(ch, &p, multich, it_iu_len, imm);
+	reinit_completion(&ch->login_done);
+	ch->status = -ETIMEDOUT;
+	ret = target->cm->connect(ch, &p);
+	if (ret) {
+		shost_printk(KERN_ERR, target->shost,
+			     "channel %u: sending the login request failed: %d\n",
+			     ch->idx, ret);
+		goto err_release;
+	}
+
+	left = wait_for_completion_timeout(&ch->login_done,
+					   msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS));
+	if (!left)
+		shost_printk(KERN_ERR, target->shost,
+			     "channel %u: no answer to the login request within %u ms\n",
+			     ch->idx, SRP_LOGIN_TIMEOUT_MS);
+	ret = ch->status;
+	if (ret)
+		goto err_release;
+
+	ch->max_ti_iu_len = ch->login_rsp.max_ti_iu_len;
+	ch->max_it_iu_len = min(it_iu_len, ch->login_rsp.max_it_iu_len);
+	ch->use_imm_data = imm && ch->login_rsp.imm_data;
+	ch->req_lim = ch->login_rsp.req_lim;
+
+	ret = srp_ch_start_recv(ch);
+	if (ret)
+		goto err_disconnect;
+
+	spin_lock_irq(&ch->lock);
+	ch->connected = true;
+	spin_unlock_irq(&ch->lock);
+	trace_srp_login(ch, ch->req_lim, ch->max_it_iu_len, ch->max_ti_iu_len,
+			ch->use_imm_data);
+	return 0;
+
+err_disconnect:
+	target->cm->disconnect(ch);
+err_release:
+	srp_ch_release(ch);
+	return ret;
+}
+
+/**
+ * srp_ch_login() - connect and log in one channel
+ * @ch:      channel with its CM-independent fields initialised
+ * @multich: not the first channel of the target (MULTICHAN_MULTI)
+ *
+ * Retries once with a smaller IT IU when the target says the requested one
+ * is too large. Context: process context, may sleep for the login timeout.
+ * Return: 0 or a negative errno; on error nothing of the channel remains.
+ */
+int srp_ch_login(struct srp_channel *ch, bool multich)
+{
+	struct srp_target *target = ch->target;
+	u32 it_iu_len = target->max_it_iu_len;
+	bool imm = srp_use_imm_data, shrunk = false;
+	unsigned int attempt;
+	u32 fallback;
+	int ret;
+
+	for (attempt = 0; attempt < SRP_LOGIN_ATTEMPTS; attempt++) {
+		ret = srp_ch_login_once(ch, multich, it_iu_len, imm);
+		if (ret <= 0)
+			return ret;
+		if (ret != SRP_CM_RETRY_IU_LEN)
+			continue;	/* redirect or stale connection */
+		fallback = srp_it_iu_len_fallback(target->cmd_sg_cnt);
+		if (shrunk || fallback >= it_iu_len)
+			return -ECONNREFUSED;
+		shost_printk(KERN_INFO, target->shost,
+			     "channel %u: retrying login with IT IU length %u instead of %u, without immediate data\n",
+			     ch->idx, fallback, it_iu_len);
+		target->max_it_iu_len = fallback;
+		it_iu_len = fallback;
+		imm = false;
+		shrunk = true;
+	}
+	return -ECONNREFUSED;
+}
+
+static void srp_logout_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct srp_iu *iu = container_of(wc->wr_cqe, struct srp_iu, cqe);
+	struct srp_channel *ch = wc->qp->qp_context;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	list_add(&iu->list, &ch->free_tx);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	complete(&ch->logout_done);
+}
+
+/*
+ * Send SRP_I_LOGOUT on a connected channel and wait briefly for it to leave
+ * the send queue, so that the disconnect that follows does not flush it.
+ */
+static void srp_ch_send_logout(struct srp_channel *ch)
+{
+	struct srp_iu *iu;
+	unsigned long flags;
+	bool connected;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	connected = ch->connected;
+	ch->connected = false;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!connected)
+		return;
+
+	iu = srp_get_tx_iu(ch, SRP_TX_RSP);
+	if (!iu)
+		return;
+	srp_build_i_logout(iu->buf, SRP_TAG_TSK_MGMT);
+	reinit_completion(&ch->logout_done);
+	iu->cqe.done = srp_logout_done;
+	if (srp_post_send(ch, iu, sizeof(struct srp_iu_i_logout), NULL)) {
+		srp_put_tx_iu(ch, iu);
+		return;
+	}
+	wait_for_completion_timeout(&ch->logout_done,
+				    msecs_to_jiffies(SRP_LOGOUT_TIMEOUT_MS));
+}
+
+/**
+ * srp_target_disconnect() - log out and disconnect every channel
+ * @target: the target
+ *
+ * Idempotent; channels keep their resources (see
+ * srp_target_free_channels()). Context: process context.
+ */
+void srp_target_disconnect(struct srp_target *target)
+{
+	unsigned int i;
+
+	for (i = 0; i < target->ch_count; i++)
+		srp_ch_send_logout(&target->ch[i]);
+	for (i = 0; i < target->ch_count; i++)
+		target->cm->disconnect(&target->ch[i]);
+}
+
+/**
+ * srp_target_free_channels() - release every channel and the array
+ * @target: the disconnected target
+ */
+void srp_target_free_channels(struct srp_target *target)
+{
+	unsigned int i;
+
+	if (!target->ch)
+		return;
+	for (i = 0; i < target->ch_count; i++) {
+		srp_ch_release(&target->ch[i]);
+		rdi_stats_free(&target->ch[i].stats);
+	}
+	kfree(target->ch);
+	target->ch = NULL;
+}
+
+static int srp_ch_init(struct srp_target *target, unsigned int idx)
+{
+	struct srp_channel *ch = &target->ch[idx];
+	int nvec = target->host->sdev->ib_dev->num_comp_vectors;
+
+	ch->target = target;
+	ch->idx = idx;
+	ch->comp_vector = (target->opts.comp_vector + idx) % nvec;
+	spin_lock_init(&ch->lock);
+	INIT_LIST_HEAD(&ch->free_tx);
+	init_completion(&ch->login_done);
+	init_completion(&ch->tmf_done);
+	init_completion(&ch->logout_done);
+	mutex_init(&ch->tmf_mutex);
+	return rdi_stats_init(&ch->stats);
+}
+
+/**
+ * srp_target_connect() - create and log in the channels of a new target
+ * @target: target sized by srp_target_size()
+ *
+ * Channel 0 must log in; if a later one fails the target keeps the
+ * channels before it and @target->ch_count shrinks accordingly.
+ * Return: 0 or a negative errno; on error no channel remains.
+ */
+int srp_target_connect(struct srp_target *target)
+{
+	unsigned int i, want = target->ch_count;
+	int ret;
+
+	target->ch = kcalloc(want, sizeof(*target->ch), GFP_KERNEL);
+	if (!target->ch)
+		return -ENOMEM;
+
+	for (i = 0; i < want; i++) {
+		ret = srp_ch_init(target, i);
+		if (!ret)
+			ret = srp_ch_login(&target->ch[i], i > 0);
+		if (!ret)
+			continue;
+		rdi_stats_free(&target->ch[i].stats);
+		if (!i)
+			goto err_free;
+		shost_printk(KERN_WARNING, target->shost,
+			     "only %u of %u channels logged in (channel %u: %d); continuing with %u\n",
+			     i, want, i, ret, i);
+		break;
+	}
+	target->ch_count = i;
+	target->shost->nr_hw_queues = i;
+	return 0;
+
+err_free:
+	kfree(target->ch);
+	target->ch = NULL;
+	target->ch_count = 0;
+	return ret;
+}

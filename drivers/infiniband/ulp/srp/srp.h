@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * ib_srp: internal API between the files of the SRP initiator.
+ *
+ * Object model, outermost first:
+ *
+ *  srp_device   one per RDMA device (IB client data); holds the rdi_core
+ *               device (PD, FR capabilities) and the list of its ports.
+ *  srp_host     one per device port: the class device srp-<dev>-<port>
+ *               whose add_target file creates targets.
+ *  srp_target   one per successful add_target: a SCSI host, an rport and
+ *               ch_count channels.
+ *  srp_channel  one RC connection: QP, CQ, IU rings, credits; serves one
+ *               blk-mq hardware queue.
+ *  srp_request  per-command private data (scsi_cmd_priv()).
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+#ifndef IB_SRP_SRP_H
+#define IB_SRP_SRP_H
+
+#include <linux/completion.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/ratelimit.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+#include <scsi/scsi_host.h>
+#include <scsi/scsi.h>
+#include <scsi/scsi_cmnd.h>
+#include <scsi/scsi_transport_srp.h>
+#include <rdi/core.h>
+
+#include "proto.h"
+#include "target_opts.h"
+
+/* shost_printk(), rate limited per call site: for the I/O path. */
+#define srp_printk_rl(level, shost, fmt, ...)				\
+do {									\
+	static DEFINE_RATELIMIT_STATE(_rs, DEFAULT_RATELIMIT_INTERVAL,	\
+				      DEFAULT_RATELIMIT_BURST);		\
+	if (__ratelimit(&_rs))						\
+		shost_printk(level, shost, fmt, ##__VA_ARGS__);		\
+} while (0)
+
+enum {
+	SRP_RSP_SQ_SIZE		= 1,	/* IU kept for CRED/AER responses */
+	SRP_TSK_MGMT_SQ_SIZE	= 1,	/* IU and credit kept for TMFs */
+	SRP_MAX_IMM_SGE		= 2,
+	SRP_MAX_PAGES_PER_MR	= 512,
+	SRP_DEFAULT_CH_CAP	= 4,
+	SRP_LOGIN_TIMEOUT_MS	= 20000,
+	SRP_TMF_TIMEOUT_MS	= 5000,
+	SRP_LOGOUT_TIMEOUT_MS	= 1000,
+	SRP_LOGIN_ATTEMPTS	= 3,
+};
+
+/* SRP tags with this bit set belong to task management or logout IUs. */
+#define SRP_TAG_TSK_MGMT	BIT_ULL(63)
+
+/* Module parameters (main.c). */
+extern unsigned int srp_cmd_sg_entries;
+extern unsigned int srp_indirect_sg_entries;
+extern bool srp_allow_ext_sg;
+extern bool srp_topspin_workarounds;
+extern bool srp_register_always;
+extern bool srp_never_register;
+extern int srp_reconnect_delay;
+extern int srp_fast_io_fail_tmo;
+extern int srp_dev_loss_tmo;
+extern bool srp_use_imm_data;
+extern unsigned int srp_max_imm_data;
+extern unsigned int srp_ch_count;
+
+extern struct workqueue_struct *srp_remove_wq;
+extern struct scsi_transport_template *srp_transport;
+
+/**
+ * struct srp_device - per RDMA device state (IB client data)
+ * @rdi:         rdi_core device: PD and memory-registration limits
+ * @ib_dev:      the RDMA device
+ * @hosts:       srp_host of every port; written only by the IB client
+ *               add/remove callbacks, which the IB core serialises
+ * @use_fr:      commands register their data with fast registration
+ * @global_rkey: rkey covering all memory, 0 when the PD has none
+ * @max_pages_per_mr: pages one FR MR maps for this driver
+ */
+struct srp_device {
+	struct rdi_device	*rdi;
+	struct ib_device	*ib_dev;
+	struct list_head	hosts;
+	bool			use_fr;
+	u32			global_rkey;
+	u32			max_pages_per_mr;
+};
+
+/**
+ * struct srp_host - one port of an RDMA device
+ * @sdev:        device this port belongs to
+ * @port:        port number (1-based)
+ * @dev:         class device srp-<ibdev>-<port>
+ * @entry:       link in @sdev->hosts
+ * @add_mutex:   serialises add_target writes on this port
+ * @lock:        protects @targets
+ * @targets:     srp_target logged in through this port
+ * @released:    completed by the class device's release callback
+ */
+struct srp_host {
+	struct srp_device	*sdev;
+	u32			port;
+	struct device		dev;
+	struct list_head	entry;
+	struct mutex		add_mutex;
+	spinlock_t		lock;
+	struct list_head	targets;
+	struct completion	released;
+};
+
+/* What a send IU is taken for; decides the credits it needs. */
+enum srp_tx_use {
+	SRP_TX_CMD,	/* SRP_CMD: one credit, never the TMF one */
+	SRP_TX_TMF,	/* SRP_TSK_MGMT or SRP_I_LOGOUT: any credit */
+	SRP_TX_RSP,	/* SRP_CRED_RSP/SRP_AER_RSP: no credit */
+};
+
+/**
+ * struct srp_iu - one information unit buffer
+ * @list:   link in the channel's free send list
+ * @buf:    kernel address of the buffer
+ * @dma:    DMA address of @buf
+ * @size:   size of @buf in bytes
+ * @dir:    DMA direction of the mapping
+ * @cqe:    completion entry of the work request using the IU
+ * @sge:    SGEs of a send: the IU itself, then immediate data
+ * @num_sge: SGEs in use in @sge
+ * @use:    what the IU was taken for (credit accounting)
+ */
+struct srp_iu {
+	struct list_head	list;
+	void			*buf;
+	u64			dma;
+	u32			size;
+	enum dma_data_direction	dir;
+	struct ib_cqe		cqe;
+	struct ib_sge		sge[SRP_MAX_IMM_SGE + 1];
+	int			num_sge;
+	enum srp_tx_use		use;
+};
+
+struct srp_channel;
+
+/**
+ * struct srp_cm_ops - connection manager of a target (RDMA/CM or IB CM)
+ * @init:       create the CM id, resolve the route and create the QP
+ *              through srp_ch_create_ib()
+ * @create_qp:  create @ch->qp the way this CM needs it
+ * @destroy_qp: destroy @ch->qp
+ * @connect:    send the login request as CM private data
+ * @disconnect: start a disconnect (DREQ); may be called from any context
+ *              except hard IRQ and more than once
+ * @destroy:    destroy the CM id; waits for its handler to finish
+ *
+ * Everything after the CM exchange (QP use, IUs, credits) is common.
+ */
+struct srp_cm_ops {
+	int (*init)(struct srp_channel *ch);
+	int (*create_qp)(struct srp_channel *ch, struct ib_qp_init_attr *attr);
+	void (*destroy_qp)(struct srp_channel *ch);
+	int (*connect)(struct srp_channel *ch,
+		       const struct srp_login_params *p);
+	void (*disconnect)(struct srp_channel *ch);
+	void (*destroy)(struct srp_channel *ch);
+};
+
+extern const struct srp_cm_ops srp_rdma_cm_ops;
+extern const struct srp_cm_ops srp_ib_cm_ops;
+void srp_ib_cm_register(void);
+void srp_ib_cm_unregister(void);
+
+/**
+ * struct srp_channel - one RC connection to the target
+ * @target:      owning target
+ * @idx:         index in @target->ch, equal to the blk-mq hw queue index
+ * @comp_vector: completion vector of @cq
+ * @rdma_id:     RDMA/CM id (RDMA/CM logins)
+ * @ib_id:       IB CM id (IB CM logins)
+ * @path:        path record (IB CM logins)
+ * @qp:          the RC queue pair
+ * @cq:          send + receive completion queue from the CQ pool
+ * @cq_size:     entries requested for @cq
+ * @lock:        protects @free_tx, @req_lim and @connected
+ * @free_tx:     send IUs not in use
+ * @req_lim:     credits granted by the target and not yet used
+ * @connected:   the channel may carry new commands
+ * @tx_ring:     all send IUs (@target->queue_size of them)
+ * @rx_ring:     all receive IUs
+ * @rx_count:    number of entries in @rx_ring
+ * @max_ti_iu_len: largest IU the target sends (receive buffer size)
+ * @max_it_iu_len: largest IU we send
+ * @use_imm_data: target accepted immediate data on this channel
+ * @login_done:  completed by the CM handler when the CM exchange ends
+ * @status:      result of the CM exchange (0, -errno or SRP_CM_RETRY_*)
+ * @login_rsp:   the decoded SRP_LOGIN_RSP
+ * @rej_it_iu_len: on a "IT IU too large" reject, the target's limit
+ * @logout_done: completed when the SRP_I_LOGOUT send completes
+ * @tmf_done:    completed when a TMF response arrives
+ * @tmf_mutex:   one TMF or logout in flight per channel
+ * @tmf_tag:     tag of the TMF in flight
+ * @tmf_status:  response code of the last TMF (or -errno)
+ * @zero_req_lim: times a command found no credit
+ * @stats:       per-CPU counters
+ */
+struct srp_channel {
+	struct srp_target	*target;
+	unsigned int		idx;
+	int			comp_vector;
+	struct rdma_cm_id	*rdma_id;
+	struct ib_cm_id		*ib_id;
+	struct sa_path_rec	path;
+	struct ib_qp		*qp;
+	struct ib_cq		*cq;
+	unsigned int		cq_size;
+
+	spinlock_t		lock;
+	struct list_head	free_tx;
+	s32			req_lim;
+	bool			connected;
+
+	struct srp_iu		**tx_ring;
+	struct srp_iu		**rx_ring;
+	unsigned int		rx_count;
+	u32			max_ti_iu_len;
+	u32			max_it_iu_len;
+	bool			use_imm_data;
+
+	struct completion	login_done;
+	int			status;
+	struct srp_login_result	login_rsp;
+	u32			rej_it_iu_len;
+
+	struct completion	logout_done;
+	struct completion	tmf_done;
+	struct mutex		tmf_mutex;
+	u64			tmf_tag;
+	int			tmf_status;
+
+	atomic_t		zero_req_lim;
+	struct rdi_stats	stats;
+};
+
+/* srp_channel.status values that ask the login loop to try again. */
+enum {
+	SRP_CM_RETRY_IU_LEN	= 1,	/* target wants a smaller IT IU */
+	SRP_CM_RETRY_REDIRECT	= 2,	/* IB CM redirect */
+	SRP_CM_RETRY_STALE	= 3,	/* stale connection */
+};
+
+enum srp_target_state {
+	SRP_TARGET_SCANNING,
+	SRP_TARGET_LIVE,
+	SRP_TARGET_REMOVED,
+};
+
+/**
+ * struct srp_target - one logged-in SRP target port (one SCSI host)
+ * @shost:       the SCSI host; the target lives in its hostdata
+ * @host:        port we logged in through
+ * @rport:       transport class remote port
+ * @opts:        parsed add_target options (constant after login)
+ * @cm:          connection manager operations
+ * @entry:       link in @host->targets
+ * @lock:        protects @state
+ * @state:       scanning, live or being removed
+ * @ch:          channels, @ch_count of them
+ * @ch_count:    channels in use
+ * @queue_size:  send IUs per channel (can_queue + RSP + TMF slots)
+ * @cmd_sg_cnt:  descriptors that fit in an SRP_CMD
+ * @mr_per_cmd:  FR MRs one command may need
+ * @max_it_iu_len: IT IU length we request at login
+ * @sgid:        source GID of the connection
+ * @dgid:        destination GID (IB CM) / GID resolved by RDMA/CM
+ * @orig_dgid:   destination GID as given (before redirects)
+ * @remove_work: removes the target (rport delete, device removal)
+ * @tl_err_work: starts transport-layer recovery
+ * @qp_in_error: a completion failed since the last (re)connect
+ */
+struct srp_target {
+	struct Scsi_Host	*shost;
+	struct srp_host		*host;
+	struct srp_rport	*rport;
+	struct srp_target_opts	opts;
+	const struct srp_cm_ops	*cm;
+	struct list_head	entry;
+
+	spinlock_t		lock;
+	enum srp_target_state	state;
+
+	struct srp_channel	*ch;
+	unsigned int		ch_count;
+	unsigned int		queue_size;
+	unsigned int		cmd_sg_cnt;
+	unsigned int		mr_per_cmd;
+	u32			max_it_iu_len;
+
+	union ib_gid		sgid;
+	union ib_gid		dgid;
+	union ib_gid		orig_dgid;
+
+	struct work_struct	remove_work;
+	struct work_struct	tl_err_work;
+	bool			qp_in_error;
+};
+
+/**
+ * struct srp_request - per SCSI command state (scsi_cmd_priv())
+ * @scmnd:    the command while the driver owns it; cleared under
+ *            @ch->lock by whoever completes it (response, abort, or
+ *            transport failure), so it completes exactly once
+ * @ch:       channel the command was sent on
+ * @iu:       send IU holding the SRP_CMD
+ * @nregs:    FR registrations held in @regs
+ * @regs:     FR registrations, @target->mr_per_cmd of them
+ * @sg_count: DMA-mapped scatterlist entries
+ * @inv_cqe:  completion entry of the LOCAL_INV work requests
+ */
+struct srp_request {
+	struct scsi_cmnd	*scmnd;
+	struct srp_channel	*ch;
+	struct srp_iu		*iu;
+	unsigned int		nregs;
+	struct rdi_reg		*regs;
+	int			sg_count;
+	struct ib_cqe		inv_cqe;
+};
+
+static inline struct srp_target *host_to_target(struct Scsi_Host *shost)
+{
+	return (struct srp_target *)shost->hostdata;
+}
+
+/* client.c */
+int srp_client_register(void);
+void srp_client_unregister(void);
+
+/* target.c */
+int srp_target_add(struct srp_host *host, struct srp_target_opts *opts);
+void srp_target_queue_remove(struct srp_target *target);
+void srp_target_remove_all(struct srp_host *host);
+void srp_target_start_recovery(struct srp_target *target);
+
+/* login.c */
+int srp_target_connect(struct srp_target *target);
+int srp_ch_login(struct srp_channel *ch, bool multich);
+int srp_ch_create_ib(struct srp_channel *ch);
+void srp_ch_release(struct srp_channel *ch);
+void srp_target_disconnect(struct srp_target *target);
+void srp_target_free_channels(struct srp_target *target);
+void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len);
+void srp_cm_login_reject(struct srp_channel *ch, const void *data, u8 len);
+void srp_cm_disconnected(struct srp_channel *ch);
+
+/* channel.c */
+void srp_ch_destroy_ib(struct srp_channel *ch);
+int srp_ch_start_recv(struct srp_channel *ch);
+int srp_repost_recv(struct srp_channel *ch, struct srp_iu *iu);
+void srp_add_credits(struct srp_channel *ch, s32 delta);
+struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use);
+void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
+int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
+		  struct ib_send_wr *prefix);
+void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what);
+
+/* data.c */
+int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		 struct srp_request *req, struct srp_iu_cmd *cmd,
+		 unsigned int desc_off, struct ib_send_wr **reg_wrs);
+void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		    struct srp_request *req, bool posted);
+
+/* cmd.c */
+int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
+void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+int srp_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
+int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
+void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
+			  int result);
+struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
+				struct srp_request *req);
+void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		      int result);
+
+/* eh.c */
+int srp_eh_abort(struct scsi_cmnd *scmnd);
+int srp_eh_device_reset(struct scsi_cmnd *scmnd);
+int srp_eh_host_reset(struct scsi_cmnd *scmnd);
+void srp_tmf_response(struct srp_channel *ch, const struct srp_rsp_info *rsp);
+
+/* sysfs.c */
+extern const struct attribute_group *srp_host_groups[];
+
+/* rport.c */
+extern struct srp_function_template srp_rport_ft;
+int srp_rport_attach(struct srp_target *target);
+
+#endif /* IB_SRP_SRP_H */

@@ -1,0 +1,480 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * ib_srp: target lifetime and the SCSI host.
+ *
+ * srp_target_add() runs in the add_target write: it sizes the SCSI host from
+ * the options, logs every channel in, adds the host and the rport, scans the
+ * LUNs and only then returns. Any failure unwinds everything it did.
+ *
+ * Removal (rport "delete", device removal, dev_loss_tmo, module unload) always
+ * goes through srp_target_queue_remove(), which moves the target to
+ * SRP_TARGET_REMOVED exactly once and queues srp_remove_work(). A target in
+ * that state no longer counts for duplicate detection, so the same login may
+ * be written again right away.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/cpumask.h>
+#include <scsi/scsi_device.h>
+#include <scsi/scsi_transport_srp.h>
+
+#include "srp.h"
+#include "trace.h"
+
+enum {
+	SRP_DEFAULT_QUEUE_SIZE	= 64,
+	SRP_DEFAULT_MAX_SECT	= 1024,
+	SRP_DEFAULT_RETRY_COUNT	= 7,
+	SRP_MAX_SECT_LIMIT	= 131072,
+};
+
+static const char *srp_target_info(struct Scsi_Host *shost)
+{
+	return "SRP initiator";
+}
+
+static int srp_target_alloc(struct scsi_target *starget)
+{
+	struct Scsi_Host *shost = dev_to_shost(starget->dev.parent);
+	struct srp_target *target = host_to_target(shost);
+
+	if (target->opts.target_can_queue)
+		starget->can_queue = target->opts.target_can_queue;
+	return 0;
+}
+
+static int srp_change_queue_depth(struct scsi_device *sdev, int depth)
+{
+	if (!sdev->tagged_supported)
+		depth = 1;
+	return scsi_change_queue_depth(sdev, depth);
+}
+
+static struct scsi_host_template srp_template = {
+	.module			= THIS_MODULE,
+	.name			= "InfiniBand SRP initiator",
+	.proc_name		= "ib_srp",
+	.info			= srp_target_info,
+	.target_alloc		= srp_target_alloc,
+	.init_cmd_priv		= srp_init_cmd_priv,
+	.exit_cmd_priv		= srp_exit_cmd_priv,
+	.queuecommand		= srp_queuecommand,
+	.change_queue_depth	= srp_change_queue_depth,
+	.eh_timed_out		= srp_timed_out,
+	.eh_abort_handler	= srp_eh_abort,
+	.eh_device_reset_handler = srp_eh_device_reset,
+	.eh_host_reset_handler	= srp_eh_host_reset,
+	.skip_settle_delay	= true,
+	.sg_tablesize		= 12,
+	.can_queue		= SRP_DEFAULT_QUEUE_SIZE - 2,
+	.this_id		= -1,
+	.cmd_per_lun		= SRP_DEFAULT_QUEUE_SIZE - 2,
+	.shost_groups		= srp_host_groups,
+	.track_queue_depth	= 1,
+	.cmd_size		= sizeof(struct srp_request),
+};
+
+/* Fill in module-parameter defaults for every key the user left out. */
+static void srp_opts_defaults(struct srp_target_opts *o)
+{
+	if (!srp_target_opts_has(o, SRP_OPT_QUEUE_SIZE))
+		o->queue_size = SRP_DEFAULT_QUEUE_SIZE - 2;
+	if (!srp_target_opts_has(o, SRP_OPT_MAX_CMD_PER_LUN))
+		o->max_cmd_per_lun = SRP_DEFAULT_QUEUE_SIZE - 2;
+	if (!srp_target_opts_has(o, SRP_OPT_MAX_SECT))
+		o->max_sect = SRP_DEFAULT_MAX_SECT;
+	if (!srp_target_opts_has(o, SRP_OPT_CMD_SG_ENTRIES))
+		o->cmd_sg_entries = srp_cmd_sg_entries;
+	if (!srp_target_opts_has(o, SRP_OPT_ALLOW_EXT_SG))
+		o->allow_ext_sg = srp_allow_ext_sg;
+	if (!srp_target_opts_has(o, SRP_OPT_TL_RETRY_COUNT))
+		o->tl_retry_count = SRP_DEFAULT_RETRY_COUNT;
+	if (!srp_target_opts_has(o, SRP_OPT_IO_CLASS))
+		o->io_class = SRP_IO_CLASS_R16A;
+	o->max_sect = min_t(u32, o->max_sect, SRP_MAX_SECT_LIMIT);
+}
+
+/*
+ * Channels for a login: the ch_count key, else the module parameter, else
+ * one per online CPU up to SRP_DEFAULT_CH_CAP and the device's completion
+ * vectors, so that a default login never exhausts a target. Never more
+ * channels than online CPUs: blk-mq would leave the extra ones idle.
+ */
+static unsigned int srp_pick_ch_count(struct srp_device *sdev,
+				      const struct srp_target_opts *o)
+{
+	unsigned int n = srp_target_opts_has(o, SRP_OPT_CH_COUNT) ?
+			 o->ch_count : srp_ch_count;
+
+	if (!n)
+		n = min3(num_online_cpus(), (unsigned int)SRP_DEFAULT_CH_CAP,
+			 (unsigned int)sdev->ib_dev->num_comp_vectors);
+	return clamp(n, 1U, num_online_cpus());
+}
+
+/*
+ * Size the SCSI host for the mapping ladder of data.c. With fast
+ * registration and no SG_GAPS MRs, a virt boundary keeps every request free
+ * of holes, so a request of P pages needs ceil(P / max_pages_per_mr) MRs and
+ * never more descriptors than fit in the SRP_CMD.
+ */
+static int srp_target_size(struct srp_target *target)
+{
+	struct srp_target_opts *o = &target->opts;
+	struct srp_device *sdev = target->host->sdev;
+	struct Scsi_Host *shost = target->shost;
+	unsigned int page = sdev->rdi->mr_page_size;
+	unsigned int secs_per_page = page >> SECTOR_SHIFT;
+	unsigned int max_sect = o->max_sect, pages, sg_tablesize;
+
+	target->cmd_sg_cnt = o->cmd_sg_entries;
+	target->queue_size = o->queue_size + SRP_RSP_SQ_SIZE +
+			     SRP_TSK_MGMT_SQ_SIZE;
+
+	if (sdev->use_fr) {
+		unsigned int max_pages = target->cmd_sg_cnt *
+					 sdev->max_pages_per_mr;
+
+		if (!sdev->rdi->sg_gaps)
+			shost->virt_boundary_mask = page - 1;
+		max_sect = min(max_sect, (max_pages - 1) * secs_per_page);
+		pages = DIV_ROUND_UP(max_sect, secs_per_page) + 1;
+		target->mr_per_cmd = DIV_ROUND_UP(pages,
+						  sdev->max_pages_per_mr);
+		sg_tablesize = srp_target_opts_has(o, SRP_OPT_SG_TABLESIZE) ?
+			       o->sg_tablesize :
+			       max(srp_indirect_sg_entries,
+				   min_t(unsigned int, pages,
+					 SG_MAX_SEGMENTS));
+	} else {
+		sg_tablesize = min(target->cmd_sg_cnt,
+				   srp_target_opts_has(o, SRP_OPT_SG_TABLESIZE) ?
+				   o->sg_tablesize : srp_indirect_sg_entries);
+		target->mr_per_cmd = 0;
+	}
+
+	shost->max_id = 1;
+	shost->max_lun = -1LL;
+	shost->max_channel = 0;
+	shost->max_cmd_len = 16;
+	shost->can_queue = o->queue_size;
+	shost->cmd_per_lun = min(o->max_cmd_per_lun, o->queue_size);
+	shost->max_sectors = max_sect;
+	shost->sg_tablesize = sg_tablesize;
+	shost->nr_hw_queues = target->ch_count;
+	shost->transportt = srp_transport;
+	shost->unique_id = shost->host_no;
+
+	target->max_it_iu_len = srp_it_iu_len(target->cmd_sg_cnt,
+					      srp_use_imm_data,
+					      srp_max_imm_data,
+					      o->max_it_iu_size);
+	return 0;
+}
+
+/*
+ * Whether a target being removed has the identity of @new: its logout may
+ * still be in flight.
+ */
+static bool srp_target_leaving(struct srp_host *host, struct srp_target *new)
+{
+	struct srp_target *t;
+	bool found = false;
+
+	spin_lock(&host->lock);
+	list_for_each_entry(t, &host->targets, entry) {
+		if (READ_ONCE(t->state) == SRP_TARGET_REMOVED &&
+		    t->opts.id_ext == new->opts.id_ext &&
+		    t->opts.ioc_guid == new->opts.ioc_guid &&
+		    t->opts.initiator_ext == new->opts.initiator_ext)
+			found = true;
+	}
+	spin_unlock(&host->lock);
+	return found;
+}
+
+/*
+ * A login is a duplicate when a live target on the same port has the same
+ * target port (id_ext, ioc_guid) and the same initiator extension.
+ */
+static bool srp_target_is_dup(struct srp_host *host, struct srp_target *new)
+{
+	struct srp_target *t;
+
+	lockdep_assert_held(&host->lock);
+	list_for_each_entry(t, &host->targets, entry) {
+		if (t == new || READ_ONCE(t->state) == SRP_TARGET_REMOVED)
+			continue;
+		if (t->opts.id_ext == new->opts.id_ext &&
+		    t->opts.ioc_guid == new->opts.ioc_guid &&
+		    t->opts.initiator_ext == new->opts.initiator_ext)
+			return true;
+	}
+	return false;
+}
+
+static void srp_remove_work(struct work_struct *work);
+static void srp_tl_err_work(struct work_struct *work);
+
+static struct srp_target *srp_target_alloc_host(struct srp_host *host,
+						struct srp_target_opts *opts)
+{
+	struct Scsi_Host *shost;
+	struct srp_target *target;
+
+	shost = scsi_host_alloc(&srp_template, sizeof(*target));
+	if (!shost)
+		return NULL;
+
+	target = host_to_target(shost);
+	target->shost = shost;
+	target->host = host;
+	target->opts = *opts;
+	target->cm = srp_target_opts_rdma_cm(opts) ? &srp_rdma_cm_ops :
+						     &srp_ib_cm_ops;
+	spin_lock_init(&target->lock);
+	target->state = SRP_TARGET_SCANNING;
+	INIT_LIST_HEAD(&target->entry);
+	INIT_WORK(&target->remove_work, srp_remove_work);
+	INIT_WORK(&target->tl_err_work, srp_tl_err_work);
+	memcpy(target->orig_dgid.raw, opts->dgid, 16);
+	target->dgid = target->orig_dgid;
+	return target;
+}
+
+static int srp_target_register(struct srp_target *target)
+{
+	struct srp_host *host = target->host;
+	struct Scsi_Host *shost = target->shost;
+	int ret;
+
+	ret = scsi_add_host(shost, host->sdev->ib_dev->dev.parent);
+	if (ret) {
+		shost_printk(KERN_ERR, shost, "cannot add SCSI host: %d\n",
+			     ret);
+		return ret;
+	}
+
+	ret = srp_rport_attach(target);
+	if (ret) {
+		shost_printk(KERN_ERR, shost, "cannot add rport: %d\n", ret);
+		scsi_remove_host(shost);
+	}
+	return ret;
+}
+
+static unsigned int srp_count_luns(struct Scsi_Host *shost)
+{
+	struct scsi_device *sdev;
+	unsigned int n = 0;
+
+	shost_for_each_device(sdev, shost)
+		n++;
+	return n;
+}
+
+/**
+ * srp_target_add() - log in to a target and create its SCSI host
+ * @host: port the add_target file belongs to
+ * @opts: parsed options; copied
+ *
+ * Context: process context, from the add_target write. Returns once the
+ * LUN scan is done.
+ * Return: 0 or a negative errno; on error nothing is left behind.
+ */
+int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
+{
+	struct srp_device *sdev = host->sdev;
+	struct srp_target *target;
+	bool dup;
+	int ret;
+
+	srp_opts_defaults(opts);
+
+	if (!srp_target_opts_rdma_cm(opts) &&
+	    !rdma_cap_ib_cm(sdev->ib_dev, host->port)) {
+		dev_warn(&host->dev,
+			 "IB CM login (dgid/pkey/service_id) is not possible on %s port %u: its link layer is not InfiniBand; use dest=<ip>:<port> (RDMA/CM)\n",
+			 dev_name(&sdev->ib_dev->dev), host->port);
+		return -EPROTONOSUPPORT;
+	}
+	if (srp_target_opts_has(opts, SRP_OPT_COMP_VECTOR) &&
+	    opts->comp_vector >= sdev->ib_dev->num_comp_vectors) {
+		dev_warn(&host->dev,
+			 "comp_vector=%u out of range: %s has %d completion vectors\n",
+			 opts->comp_vector, dev_name(&sdev->ib_dev->dev),
+			 sdev->ib_dev->num_comp_vectors);
+		return -EINVAL;
+	}
+
+	if (mutex_lock_interruptible(&host->add_mutex))
+		return -ERESTARTSYS;
+
+	target = srp_target_alloc_host(host, opts);
+	if (!target) {
+		ret = -ENOMEM;
+		goto out_unlock;
+	}
+	target->ch_count = srp_pick_ch_count(sdev, opts);
+	ret = srp_target_size(target);
+	if (ret)
+		goto err_put_host;
+
+	/* Let a logout of the same I_T nexus finish before logging in again. */
+	if (srp_target_leaving(host, target))
+		flush_workqueue(srp_remove_wq);
+
+	spin_lock(&host->lock);
+	dup = srp_target_is_dup(host, target);
+	if (!dup)
+		list_add_tail(&target->entry, &host->targets);
+	spin_unlock(&host->lock);
+	if (dup) {
+		dev_warn(&host->dev,
+			 "already logged in to id_ext=%016llx ioc_guid=%016llx initiator_ext=%016llx\n",
+			 opts->id_ext, opts->ioc_guid, opts->initiator_ext);
+		ret = -EEXIST;
+		goto err_put_host;
+	}
+
+	ret = srp_target_connect(target);
+	if (ret)
+		goto err_unlist;
+
+	ret = srp_target_register(target);
+	if (ret)
+		goto err_disconnect;
+
+	scsi_scan_target(&target->shost->shost_gendev, 0, 0, SCAN_WILD_CARD,
+			 SCSI_SCAN_INITIAL);
+
+	spin_lock_irq(&target->lock);
+	if (target->state == SRP_TARGET_SCANNING)
+		target->state = SRP_TARGET_LIVE;
+	else
+		ret = -ENODEV;
+	spin_unlock_irq(&target->lock);
+	if (ret) {
+		shost_printk(KERN_WARNING, target->shost,
+			     "target removed during the LUN scan\n");
+		goto out_unlock;
+	}
+
+	shost_printk(KERN_INFO, target->shost,
+		     "logged in to id_ext=%016llx ioc_guid=%016llx via %s port %u: %u channels, %u LUNs\n",
+		     opts->id_ext, opts->ioc_guid, dev_name(&sdev->ib_dev->dev),
+		     host->port, target->ch_count,
+		     srp_count_luns(target->shost));
+	mutex_unlock(&host->add_mutex);
+	return 0;
+
+err_disconnect:
+	srp_target_disconnect(target);
+	srp_target_free_channels(target);
+err_unlist:
+	spin_lock(&host->lock);
+	list_del(&target->entry);
+	spin_unlock(&host->lock);
+err_put_host:
+	scsi_host_put(target->shost);
+out_unlock:
+	mutex_unlock(&host->add_mutex);
+	return ret;
+}
+
+/**
+ * srp_target_queue_remove() - schedule removal of a target, once
+ * @target: the target
+ *
+ * Context: any context that may take a spinlock with interrupts disabled.
+ */
+void srp_target_queue_remove(struct srp_target *target)
+{
+	unsigned long flags;
+	bool queue = false;
+
+	spin_lock_irqsave(&target->lock, flags);
+	if (target->state != SRP_TARGET_REMOVED) {
+		target->state = SRP_TARGET_REMOVED;
+		queue = true;
+	}
+	spin_unlock_irqrestore(&target->lock, flags);
+
+	if (queue)
+		queue_work(srp_remove_wq, &target->remove_work);
+}
+
+/*
+ * The one teardown of a logged-in target: SCSI devices first (their final
+ * SYNCHRONIZE CACHE still travels over live channels), then the rport
+ * timers, then SRP_I_LOGOUT + disconnect on every channel, then memory.
+ */
+static void srp_remove_work(struct work_struct *work)
+{
+	struct srp_target *target = container_of(work, struct srp_target,
+						 remove_work);
+	struct Scsi_Host *shost = target->shost;
+	struct srp_host *host = target->host;
+	struct srp_rport *rport = target->rport;
+
+	srp_rport_get(rport);
+	srp_remove_host(shost);
+	scsi_remove_host(shost);
+	srp_stop_rport_timers(rport);
+	srp_target_disconnect(target);
+	cancel_work_sync(&target->tl_err_work);
+	srp_target_free_channels(target);
+	srp_rport_put(rport);
+
+	spin_lock(&host->lock);
+	list_del(&target->entry);
+	spin_unlock(&host->lock);
+
+	shost_printk(KERN_INFO, shost, "logged out and removed\n");
+	scsi_host_put(shost);
+}
+
+/**
+ * srp_target_remove_all() - remove every target of a port and wait
+ * @host: the port
+ *
+ * Context: process context; the port's class device is already deleted,
+ * so no new target can appear.
+ */
+void srp_target_remove_all(struct srp_host *host)
+{
+	struct srp_target *target;
+
+	spin_lock(&host->lock);
+	list_for_each_entry(target, &host->targets, entry)
+		srp_target_queue_remove(target);
+	spin_unlock(&host->lock);
+
+	flush_workqueue(srp_remove_wq);
+}
+
+static void srp_tl_err_work(struct work_struct *work)
+{
+	struct srp_target *target = container_of(work, struct srp_target,
+						 tl_err_work);
+
+	if (target->rport)
+		srp_start_tl_fail_timers(target->rport);
+}
+
+/**
+ * srp_target_start_recovery() - a channel failed: start transport recovery
+ * @target: the target
+ *
+ * Context: any; the transport timers are started from a work item.
+ */
+void srp_target_start_recovery(struct srp_target *target)
+{
+	if (READ_ONCE(target->state) == SRP_TARGET_LIVE)
+		queue_work(system_long_wq, &target->tl_err_work);
+}
