@@ -17,6 +17,21 @@
  * Completion queues come from ib_cq_pool_get() and connections from rdma_cm
  * or ib_cm directly: the initiators use those kernel APIs as they are.
  *
+ * How an initiator uses it:
+ *
+ *  1. rdi_device_get() when it first needs a device (ib_client .add or a
+ *     resolved rdma_cm_id), rdi_device_put() from .remove at the latest;
+ *     QPs are created on &rdi_device.pd.
+ *  2. After creating a QP, rdi_mr_pool_init() sized for its queue depth;
+ *     rdi_mr_pool_destroy() after draining it, before destroying it.
+ *  3. Per I/O: rdi_reg_sg() (repeatedly, for lists longer than one MR
+ *     maps), chain each &rdi_reg.reg_wr in front of the SEND; when the I/O
+ *     is done, post rdi_reg_inv_wr() unless the target invalidated the key
+ *     remotely, then rdi_reg_release().
+ *  4. Per channel/connection: rdi_stats_init() .. rdi_stats_free(),
+ *     rdi_stat_add() on the I/O path, rdi_stats_show() (debugfs) or
+ *     rdi_stats_sysfs_emit() (sysfs) to render.
+ *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
 #ifndef RDI_CORE_H
