@@ -541,7 +541,7 @@ RDI_TEST(t_logout_parse)
 	EXPECT_EQ(reason, SRP_TLO_MULTICHAN_ACTION);
 	EXPECT(strstr(srp_t_logout_text(reason), "multichannel"));
 	EXPECT(!strcmp(srp_t_logout_text(5), "unknown reason"));
-	EXPECT(strstr(srp_t_logout_text(SRP_TLO_INVALID_IU_LEN), "length"));
+	EXPECT(strstr(srp_t_logout_text(SRP_TLO_INVALID_DIN_CNT), "data-in"));
 	EXPECT_EQ(srp_parse_t_logout(lo, 15, &tag, &reason), -EPROTO);
 	EXPECT_EQ(srp_iu_opcode(lo, 0), -EPROTO);
 	EXPECT_EQ(srp_iu_opcode(lo, 1), SRP_IU_T_LOGOUT);

@@ -494,8 +494,10 @@ const char *srp_t_logout_text(u32 reason)
 		return "unsupported data-out descriptor format";
 	case SRP_TLO_UNSUPPORTED_DIN_FMT:
 		return "unsupported data-in descriptor format";
-	case SRP_TLO_INVALID_IU_LEN:
-		return "invalid IU length for the IU type";
+	case SRP_TLO_INVALID_DOUT_CNT:
+		return "invalid data-out descriptor count";
+	case SRP_TLO_INVALID_DIN_CNT:
+		return "invalid data-in descriptor count";
 	default:
 		return "unknown reason";
 	}
