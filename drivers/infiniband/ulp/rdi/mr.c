@@ -121,13 +121,19 @@ EXPORT_SYMBOL_GPL(rdi_mr_pool_destroy);
  * On success @reg->reg_wr is an unsignaled IB_WR_REG_MR with @next cleared
  * and a @wr_cqe that logs a failure (the caller may point it at its own
  * error handler): chain it before the SEND that carries @reg->mr->rkey,
- * @reg->mr->iova and @reg->mr->length. An MR maps at most its pool's page
- * count, so fewer than @sg_nents elements may be consumed: call again with a
- * new &struct rdi_reg for the rest.
+ * @reg->mr->iova and @reg->mr->length.
  *
- * Return: number of scatterlist elements mapped (> 0), -EAGAIN when the pool
- * is empty (the caller should ask the SCSI midlayer to retry), or another
- * negative errno; on error no MR is held.
+ * An MR maps at most its pool's page count and stops at a gap it cannot
+ * span, so fewer than @sg_nents elements may be consumed: call again with a
+ * new &struct rdi_reg from element @sg + return value, at the offset left
+ * in *@sg_offset. Callers passing a NULL @sg_offset cannot resume and must
+ * treat a short count as failure.
+ *
+ * Return: number of scatterlist elements mapped completely (>= 0: the MR
+ * may also hold the leading part of the next element, up to the offset left
+ * in *@sg_offset, so 0 is progress too), -EAGAIN when the pool is empty
+ * (the caller should ask the SCSI midlayer to retry), or another negative
+ * errno; on error no MR is held.
  */
 int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
 	       int sg_nents, unsigned int *sg_offset, unsigned int page_size,
@@ -148,7 +154,7 @@ int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
 	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
 
 	n = ib_map_mr_sg(mr, sg, sg_nents, sg_offset, page_size);
-	if (unlikely(n <= 0)) {
+	if (unlikely(n < 0 || !mr->length)) {
 		ib_mr_pool_put(qp, rdi_mr_list(qp, reg->kind), mr);
 		return n < 0 ? n : -EINVAL;
 	}
