@@ -60,3 +60,13 @@ iser_unload() { lab_wait 30 modprobe -r ib_iser; }
 iser_slab_objs() {
 	awk '$1 ~ /^kmalloc-/ { n += $2 } END { print n }' /proc/slabinfo
 }
+
+# iser_check_bg NAME PID: record NAME as passed if background job PID (a
+# child of this shell, so not run through check's subshell) exits 0.
+iser_check_bg() {
+	if wait "$2"; then
+		pass "$1"
+	else
+		fail "$1" "background job exit $?"
+	fi
+}

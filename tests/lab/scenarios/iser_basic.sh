@@ -20,9 +20,10 @@ disk=$(iser_disks $IP0 | head -1)
 check "ext4 on $disk: data survives remount" lab_data_check "$disk"
 check "fio verify on $disk" lab_fio_verify "$disk" --size=16m
 if [ "$DRIVER" = ours ]; then
-	regs=$(iser_stat iser_fast_regs)
-	invs=$(( $(iser_stat iser_remote_invs) + $(iser_stat iser_local_invs) ))
+	regs=$(iser_stat regs)
+	invs=$(( $(iser_stat remote_invs) + $(iser_stat invs) ))
 	lab_note "fast registrations $regs, invalidations $invs"
+	iscsiadm -m session -s | sed -n '/iSCSI Extended/,$p'
 	check "counters: fast registrations counted" test "$regs" -gt 0
 	check "counters: every registration invalidated once idle" test "$regs" = "$invs"
 fi

@@ -21,9 +21,27 @@ check "fio verify 1 MiB sequential write+read" \
 	lab_fio_verify "$disk" --rw=write --bs=1m --iodepth=8 --size=64m
 check "fio verify 4 MiB writes" \
 	lab_fio_verify "$disk" --rw=randwrite --bs=4m --iodepth=4 --size=64m
-check "dd 4 MiB direct writes and read back" sh -c "
+check "dd 4 MiB direct writes and read back" bash -c "
 	dd if=/dev/urandom of=/tmp/pat bs=4M count=4 status=none &&
 	dd if=/tmp/pat of=/dev/$disk bs=4M oflag=direct status=none &&
 	cmp <(dd if=/dev/$disk bs=4M count=4 iflag=direct status=none) /tmp/pat"
 check "logout" iser_logout $IP0
+
+# Unsolicited Data-Out: InitialR2T=No on both sides, so every write sends
+# up to FirstBurstLength as immediate data plus Data-Out PDUs.
+param=$CFS/iscsi/$ISER_IQN/tpgt_1/param
+check "target accepts InitialR2T=No" sh -c "echo No > $param/InitialR2T"
+iscsiadm -m node -T $ISER_IQN -p $IP0:3260 -I iser \
+	-o update -n node.session.iscsi.InitialR2T -v No >/dev/null
+check "login with InitialR2T=No" iser_login $IP0
+check "session shows 2 disks" iser_wait_disks $IP0 2
+disk=$(iser_disks $IP0 | head -1)
+check "negotiated InitialR2T=No" sh -c \
+	"grep -qx 0 /sys/class/iscsi_session/$(iser_session $IP0)/initial_r2t"
+check "fio verify 4k..256k writes with unsolicited Data-Out" \
+	lab_fio_verify "$disk" --rw=randwrite --bsrange=4k-256k --iodepth=16 --size=32m
+check "logout" iser_logout $IP0
+echo Yes > $param/InitialR2T
+iscsiadm -m node -T $ISER_IQN -p $IP0:3260 -I iser \
+	-o update -n node.session.iscsi.InitialR2T -v Yes >/dev/null
 check "ib_iser unloads after logout" iser_unload

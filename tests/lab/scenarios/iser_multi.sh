@@ -40,7 +40,7 @@ if [ -n "$map" ]; then
 		iser_login $IP1 >/dev/null
 		sleep 5
 	done
-	check "fio verify over multipath through 3 path logouts" wait $fpid
+	iser_check_bg "fio verify over multipath through 3 path logouts" $fpid
 fi
 check "logout all" iser_logout_all
 check "no iser session left" sh -c "! iscsiadm -m session 2>/dev/null | grep -q ."

@@ -20,6 +20,7 @@
 #include <scsi/scsi_transport_iscsi.h>
 
 #include "iser.h"
+#include "trace.h"
 
 /* Receive headers are kept a cache line apart from each other. */
 #define ISER_RX_HDR_STRIDE	ALIGN(ISER_HDRS_LEN, L1_CACHE_BYTES)
@@ -28,6 +29,19 @@ static void iser_err_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "registration/invalidation");
+}
+
+/**
+ * iser_set_state() - move a connection to a new state
+ * @ic:    connection
+ * @state: new state
+ *
+ * Context: @ic->state_mutex held, except before the connection is visible.
+ */
+void iser_set_state(struct iser_conn *ic, enum iser_conn_state state)
+{
+	trace_iser_conn_state(ic, ic->state, state);
+	ic->state = state;
 }
 
 /**
@@ -49,7 +63,7 @@ struct iser_conn *iser_conn_alloc(void)
 	kref_init(&ic->ref);
 	mutex_init(&ic->state_mutex);
 	init_completion(&ic->established);
-	ic->state = ISER_CONN_CONNECTING;
+	iser_set_state(ic, ISER_CONN_CONNECTING);
 	ic->err_cqe.done = iser_err_done;
 	return ic;
 }
@@ -197,7 +211,7 @@ void iser_conn_terminate(struct iser_conn *ic)
 	switch (ic->state) {
 	case ISER_CONN_CONNECTING:
 	case ISER_CONN_FAILED:
-		ic->state = ISER_CONN_FAILED;
+		iser_set_state(ic, ISER_CONN_FAILED);
 		complete_all(&ic->established);
 		break;
 	case ISER_CONN_UP:
@@ -209,7 +223,7 @@ void iser_conn_terminate(struct iser_conn *ic)
 	case ISER_CONN_DOWN:
 		return;
 	}
-	ic->state = ISER_CONN_DOWN;
+	iser_set_state(ic, ISER_CONN_DOWN);
 }
 
 static void iser_conn_release(struct kref *ref)
@@ -268,6 +282,7 @@ void iser_wc_error(struct ib_wc *wc, const char *what)
 {
 	struct iser_conn *ic = wc->qp->qp_context;
 
+	trace_iser_wc_error(ic, wc);
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
 		pr_err_ratelimited("%s: %s failed: %s (vendor err 0x%x)\n",
 				   dev_name(&ic->dev->ib_dev->dev), what,

@@ -26,7 +26,7 @@
 static void iser_cm_fail(struct iser_conn *ic, int err)
 {
 	ic->cm_error = err;
-	ic->state = ISER_CONN_FAILED;
+	iser_set_state(ic, ISER_CONN_FAILED);
 	complete_all(&ic->established);
 }
 
@@ -68,7 +68,7 @@ static void iser_established(struct iser_conn *ic,
 	pr_info("%pISpc: connected on %s, %s invalidation\n",
 		&ic->cm_id->route.addr.dst_addr, dev_name(&ic->dev->ib_dev->dev),
 		ic->remote_inv ? "remote" : "local");
-	ic->state = ISER_CONN_UP;
+	iser_set_state(ic, ISER_CONN_UP);
 	complete_all(&ic->established);
 }
 
@@ -115,7 +115,7 @@ static int iser_cm_handler(struct rdma_cm_id *cm_id,
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		if (ic->state == ISER_CONN_UP) {
-			ic->state = ISER_CONN_TERMINATING;
+			iser_set_state(ic, ISER_CONN_TERMINATING);
 			iser_conn_error(ic);
 		} else if (ic->state == ISER_CONN_CONNECTING) {
 			iser_cm_fail(ic, -ENOTCONN);

@@ -235,6 +235,7 @@ static inline struct iscsi_task *iser_task_to_iscsi(struct iser_task *it)
 }
 
 /* conn.c */
+void iser_set_state(struct iser_conn *ic, enum iser_conn_state state);
 struct iser_conn *iser_conn_alloc(void);
 int iser_conn_create_qp(struct iser_conn *ic);
 void iser_conn_terminate(struct iser_conn *ic);

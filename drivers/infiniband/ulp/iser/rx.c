@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include "iser.h"
+#include "trace.h"
 
 /*
  * A response carrying Send with Invalidate invalidated the rkey of its
@@ -72,6 +73,8 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	hdr = desc->hdrs + sizeof(struct iser_wire_hdr);
+	trace_iser_rx_pdu(ic, pdu.opcode, be32_to_cpu((__force __be32)hdr->itt),
+			  pdu.data_len, wc->wc_flags & IB_WC_WITH_INVALIDATE);
 
 	if (wc->wc_flags & IB_WC_WITH_INVALIDATE)
 		iser_rx_remote_inv(conn, hdr, wc->ex.invalidate_rkey);

@@ -359,19 +359,6 @@ static int iser_alloc_pdu(struct iscsi_task *task, u8 opcode)
 	return 0;
 }
 
-static const char * const iser_stat_names[RDI_STAT_NR] = {
-	[RDI_STAT_CMDS]		= "iser_cmds",
-	[RDI_STAT_CMDS_DONE]	= "iser_cmds_done",
-	[RDI_STAT_READ_BYTES]	= "iser_read_bytes",
-	[RDI_STAT_WRITE_BYTES]	= "iser_write_bytes",
-	[RDI_STAT_REGS]		= "iser_fast_regs",
-	[RDI_STAT_INVS]		= "iser_local_invs",
-	[RDI_STAT_REMOTE_INVS]	= "iser_remote_invs",
-	[RDI_STAT_IMM]		= "iser_imm_data",
-	[RDI_STAT_CREDIT_STALLS] = "iser_mr_stalls",
-	[RDI_STAT_ERRORS]	= "iser_errors",
-};
-
 static void iser_get_stats(struct iscsi_cls_conn *cls_conn,
 			   struct iscsi_stats *stats)
 {
@@ -392,7 +379,7 @@ static void iser_get_stats(struct iscsi_cls_conn *cls_conn,
 	if (!ic)
 		return;
 	for (i = 0; i < RDI_STAT_NR; i++) {
-		strscpy(stats->custom[i].desc, iser_stat_names[i],
+		strscpy(stats->custom[i].desc, rdi_stat_name(i),
 			sizeof(stats->custom[i].desc));
 		stats->custom[i].value = rdi_stats_read(&ic->stats, i);
 	}
@@ -407,7 +394,6 @@ static umode_t iser_attr_is_visible(int param_type, int param)
 		case ISCSI_HOST_PARAM_NETDEV_NAME:
 		case ISCSI_HOST_PARAM_HWADDRESS:
 		case ISCSI_HOST_PARAM_INITIATOR_NAME:
-		case ISCSI_HOST_PARAM_IPADDRESS:
 			return 0444;
 		default:
 			return 0;

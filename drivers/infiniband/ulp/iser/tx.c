@@ -15,6 +15,7 @@
 #include <scsi/scsi_cmnd.h>
 
 #include "iser.h"
+#include "trace.h"
 
 static void iser_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -113,6 +114,10 @@ static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
 		it->reg.reg_wr.wr.next = &it->send_wr;
 		first = &it->reg.reg_wr.wr;
 	}
+	trace_iser_cmd_send(ic, be32_to_cpu((__force __be32)task->hdr->itt),
+			    scsi_bufflen(task->sc), task->imm_count,
+			    it->hdrs.iser.flags,
+			    it->reg.mr ? it->reg.mr->rkey : 0);
 	ret = ib_post_send(ic->qp, first, NULL);
 	if (ret)
 		return ret;
