@@ -3,14 +3,28 @@
 # srp-discover against the LIO SRP target on both soft-RoCE ports: DM
 # queries find both target ports, the printed lines log in, the daemon logs
 # in to both paths once and again after a path is lost, a silent peer fails
-# clearly within the timeout.
+# clearly within the timeout, and so does a port without a device manager.
 #
 # lab-drivers: intree
 source /lab/lib-tools.sh
 lab_net_up
+check "ib_umad and rdma_ucm load" tools_modules_up
+
+# Before ib_srpt loads, no device manager answers on the rxe ports: the
+# kernel's MAD layer replies "unsupported method/attribute".
+if [ ! -d /sys/module/ib_srpt ]; then
+	out=$($SRP_DISCOVER $IP0 2>&1)
+	rc=$?
+	echo "$out"
+	check "no DM agent: exit status 4 (not SRP)" test $rc -eq 4
+	check "no DM agent: error names the missing device manager" \
+		grep -q 'no device manager at this port' <<<"$out"
+else
+	lab_note "ib_srpt already loaded by an earlier scenario: no-DM-agent check skipped"
+fi
+
 lab_srpt_up 2
 G=$(srpt_guid)
-check "ib_umad and rdma_ucm load" tools_modules_up
 
 for p in 0 1; do
 	ip=$IP0 rxe=$RXE0
