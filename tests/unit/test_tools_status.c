@@ -60,7 +60,7 @@ static void build_tree(void)
 	put("devices/host3/scsi_host/host3/allow_ext_sg", "false\n");
 	put("devices/host3/scsi_host/host3/can_queue", "64\n");
 	put("devices/host3/scsi_host/host3/host_busy", "0\n");
-	put("devices/host3/scsi_host/host3/stats/reconnects", "3\n");
+	put("devices/host3/scsi_host/host3/stats", "cmds 31\nerrors 0\n");
 	/* empty directories for the links below */
 	put("class/scsi_host/.keep", "");
 	put("block/.keep", "");
@@ -90,6 +90,7 @@ static void build_tree(void)
 
 	/* iSER session 1 on host4, connection 1:0 */
 	put("devices/host4/scsi_host/host4/proc_name", "iscsi_iser\n");
+	put("devices/host4/scsi_host/host4/stats/reconnects", "3\n");
 	link_to("class/scsi_host/host4", "devices/host4/scsi_host/host4");
 	link_to("devices/host4/scsi_host/host4/device", "devices/host4");
 	put("devices/host4/session1/iscsi_session/session1/targetname", "iqn.2026-11.org.example:lab\n");
@@ -132,9 +133,10 @@ RDI_TEST(status_srp_login_from_sysfs)
 	EXPECT(!strcmp(s->rport, "port-3:1"));
 	EXPECT(!strcmp(s->rport_state, "running"));
 	EXPECT_EQ(s->h.can_queue, 64);
-	EXPECT_EQ(s->h.nstats, 1);
-	EXPECT(!strcmp(s->h.stats[0].name, "reconnects"));
-	EXPECT_EQ(s->h.stats[0].value, 3);
+	EXPECT_EQ(s->h.nstats, 2);	/* "stats" attribute: name value lines */
+	EXPECT(!strcmp(s->h.stats[0].name, "cmds"));
+	EXPECT_EQ(s->h.stats[0].value, 31);
+	EXPECT(!strcmp(s->h.stats[1].name, "errors"));
 	EXPECT_EQ(s->h.nluns, 1);
 	EXPECT(!strcmp(s->h.luns[0].hctl, "3:0:0:0"));
 	EXPECT(!strcmp(s->h.luns[0].vendor, "LIO-ORG"));
@@ -165,6 +167,9 @@ RDI_TEST(status_iser_session_from_sysfs)
 	EXPECT(!strcmp(s->targetname, "iqn.2026-11.org.example:lab"));
 	EXPECT(!strcmp(s->state, "LOGGED_IN"));
 	EXPECT_EQ(s->tpgt, 1);
+	EXPECT_EQ(s->h.nstats, 1);	/* "stats" directory: file per counter */
+	EXPECT(!strcmp(s->h.stats[0].name, "reconnects"));
+	EXPECT_EQ(s->h.stats[0].value, 3);
 	EXPECT_EQ(s->nconns, 1);	/* connection10:0 is another session's */
 	EXPECT(!strcmp(s->conns[0].address, "192.0.2.1"));
 	EXPECT_EQ(s->conns[0].port, 3260);

@@ -28,7 +28,7 @@ static const char usage[] =
 "      portal, session and connection state, timeouts;\n"
 "    - for both, the LUNs with block device, size, state, I/O counters\n"
 "      (iorequest_cnt, iodone_cnt, ioerr_cnt) and the driver's counters\n"
-"      (files in the SCSI host's stats/ directory, where the driver has one);\n"
+"      (the SCSI host's \"stats\" attribute, where the driver has one);\n"
 "    - the dm-multipath maps and the disks under them.\n"
 "\n"
 "OPTIONS\n"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * SCSI side of a host: can_queue/host_busy, the transport driver's counters
- * (any numeric file in the host's "stats" directory), the LUNs with their
+ * (its "stats" attribute or directory), the LUNs with their
  * block devices and I/O counters, and the dm-multipath maps on top.
  */
 #include <limits.h>
@@ -28,22 +28,48 @@ void read_str_attr(const char *dir, const char *attr, char *buf, size_t len)
 		buf[0] = '\0';
 }
 
-static int add_stat(const char *path, const char *name, void *arg)
+static void push_stat(struct host_info *h, const char *name, long long v)
 {
-	struct host_info *h = arg;
 	struct stat_value *s;
-	char dir[PATH_MAX];
 
 	if (h->nstats >= MAX_STATS)
-		return 1;
-	s = &h->stats[h->nstats];
+		return;
+	s = &h->stats[h->nstats++];
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->value = v;
+}
+
+static int add_stat_file(const char *path, const char *name, void *arg)
+{
+	struct host_info *h = arg;
+	char dir[PATH_MAX];
+	long long v;
+
 	snprintf(dir, sizeof(dir), "%.*s",
 		 (int)(strlen(path) - strlen(name) - 1), path);
-	if (sysfs_read_int(dir, name, &s->value))
-		return 0;
-	snprintf(s->name, sizeof(s->name), "%s", name);
-	h->nstats++;
+	if (!sysfs_read_int(dir, name, &v))
+		push_stat(h, name, v);
 	return 0;
+}
+
+/*
+ * Driver counters: a "stats" attribute of "<name> <value>" lines (ours), or
+ * a "stats" directory with one file per counter.
+ */
+static void collect_stats(struct host_info *h, const char *hostdir)
+{
+	char buf[4096], name[48], dir[PATH_MAX + 8], *line, *save;
+	long long v;
+
+	if (!sysfs_read_str(hostdir, "stats", buf, sizeof(buf))) {
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			if (sscanf(line, "%47s %lld", name, &v) == 2)
+				push_stat(h, name, v);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s/stats", hostdir);
+	sysfs_for_each(dir, "", add_stat_file, h);
 }
 
 struct holder {
@@ -120,9 +146,7 @@ void collect_host(struct host_info *h, int host)
 	snprintf(dir, sizeof(dir), "%s/class/scsi_host/host%d", sysfs_root(), host);
 	read_num_attr(dir, "can_queue", &h->can_queue);
 	read_num_attr(dir, "host_busy", &h->host_busy);
-	snprintf(dir, sizeof(dir), "%s/class/scsi_host/host%d/stats",
-		 sysfs_root(), host);
-	sysfs_for_each(dir, "", add_stat, h);
+	collect_stats(h, dir);
 	snprintf(dir, sizeof(dir), "%s/class/scsi_host/host%d/device",
 		 sysfs_root(), host);
 	sysfs_for_each(dir, "target", add_target_luns, h);

@@ -117,6 +117,12 @@ for i in 0 1; do
 	for f in state port_id failed_reconnects reconnect_delay fast_io_fail_tmo dev_loss_tmo; do
 		check "json srp[$i].rport.$f = sysfs" test "$(tools_json_get "$flat" "srp\[$i\].rport.$f")" = "$(cat $r/$f)"
 	done
+	if [ -f $d/stats ]; then	# our driver's counters
+		names=$(awk '{print $1}' $d/stats | sort | tr '\n' ' ')
+		check "json srp[$i].stats has the driver's counters ($names)" \
+			test "$(grep "^srp\[$i\]\.stats\." <<<"$flat" | sed 's/^[^.]*\.stats\.//; s/=.*//' | sort | tr '\n' ' ')" = "$names"
+		check "json srp[$i].stats.cmds counts commands" test "$(tools_json_get "$flat" "srp\[$i\].stats.cmds")" -gt 0
+	fi
 	check "json srp[$i].rport.state is running" test "$(tools_json_get "$flat" "srp\[$i\].rport.state")" = running
 	check "json srp[$i]: 2 LUNs" test "$(tools_json_get "$flat" "srp\[$i\].luns#")" = 2
 	for l in 0 1; do
