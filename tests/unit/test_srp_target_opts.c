@@ -349,6 +349,8 @@ RDI_TEST(hostile_input)
 					sizeof(why)), -EINVAL);
 	EXPECT(strstr(why, "NUL"));
 	EXPECT_WHY(bin, "<unprintable>");
+	EXPECT_WHY(MIN_RDMA ",queue_size=\xe9t\xe9", "<unprintable>");
+	EXPECT_WHY(MIN_RDMA ",\x1b[31m=1", "<unprintable>");
 
 	/* longer than a sysfs page */
 	n = SRP_OPTS_MAX_LEN + 1;

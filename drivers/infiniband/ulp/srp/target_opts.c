@@ -98,13 +98,16 @@ const char *srp_opt_name(enum srp_opt opt)
 	return (unsigned int)opt < SRP_OPT_NR ? srp_opt_descs[opt].name : "?";
 }
 
-/* @s if it is short and printable enough to quote, else a placeholder. */
+/*
+ * @s if it is printable ASCII (callers cut it to SRP_OPT_QUOTE_MAX), else a
+ * placeholder: the kernel's isprint() would pass Latin-1 bytes to the log.
+ */
 static const char *srp_opt_quote(const char *s)
 {
 	const char *p;
 
 	for (p = s; *p; p++)
-		if (!isprint((unsigned char)*p))
+		if (*p < 0x20 || *p > 0x7e)
 			return "<unprintable>";
 	return s;
 }
