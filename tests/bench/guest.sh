@@ -1,0 +1,599 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Benchmark, guest side. tests/bench/run puts this file in the lab payload as
+# the scenario "bench"; the lab's init.sh sources it after /lab/lib.sh in a
+# guest booted with DRIVER=intree (nothing in updates/), and this script loads
+# our modules or the in-tree ones by path itself, so both run in one boot.
+#
+# Every measurement is one JSON record, printed as "BENCH {...}" on the
+# console (so a crash still leaves what was measured) and appended to
+# $LAB_OUT/bench.jsonl. Records: info, raw (RDMA ceiling), fio, login, na
+# (a row or job that could not run, with the reason). Nothing here asserts a
+# number: a row that fails is reported as n/a and the run carries on.
+#
+# Parameters come from /lab/bench.conf (written by tests/bench/run):
+# RUNTIME RAMP REPEATS ROWS JOBS LOGINS RAW_SECS.
+
+. /lab/bench.conf
+
+BENCH_JSONL=$LAB_OUT/bench.jsonl
+BENCH_RAW=$LAB_OUT/fio
+BENCH_CMD_OUT=$BENCH_RAW/cmd.out
+BENCH_NQN=nqn.2026-11.org.example.rdma-initiators:bench
+BENCH_NVME_PORT=4420
+BENCH_SIZE_MIB=256		# = lab_srpt_up's and lab_iser_target_up's rd_mcp LUNs
+BENCH_LOOP_WWN=naa.5001405bec000001
+BENCH_LOOP_INIT=naa.5001405bec000002
+mkdir -p "$BENCH_RAW"
+
+# Reason a row could not be set up, set by the *_up functions.
+why=
+# Block device of the row that is up.
+dev=
+# Rows that hung in the kernel: "row=reason" words, never retried.
+dead=
+
+bench_emit() {
+	echo "BENCH $1"
+	echo "$1" >> "$BENCH_JSONL"
+}
+
+# bench_na ROW REP JOB REASON: ROW (or only JOB of it) did not run.
+bench_na() {
+	bench_emit "$(jq -nc --arg row "$1" --argjson rep "$2" --arg job "$3" \
+		--arg why "$4" '{t: "na", row: $row, rep: $rep, job: $job, reason: $why}')"
+	lab_note "n/a: $1 ${3:-} (rep $2): $4"
+}
+
+# bench_run_for SECS CMD...: run CMD in the background, its output into
+# $BENCH_CMD_OUT, and wait at most SECS for it. Returns CMD's status, or 124
+# if it is still running then; a command stuck in the kernel cannot be
+# killed, so it is left behind (never call this inside $(...): the stuck
+# command would hold the pipe open).
+bench_run_for() {
+	local secs=$1 pid end
+	shift
+	"$@" > "$BENCH_CMD_OUT" 2>&1 &
+	pid=$!
+	end=$((SECONDS + secs))
+	while kill -0 $pid 2>/dev/null; do
+		if [ $SECONDS -ge $end ]; then
+			kill -9 $pid 2>/dev/null
+			return 124
+		fi
+		sleep 0.2
+	done
+	wait $pid
+}
+
+# The last line of what the last bench_run_for command said.
+bench_cmd_err() { grep -v '^Logging in' "$BENCH_CMD_OUT" | tail -1 | cut -c1-160; }
+
+bench_now() { date +%s.%N; }
+
+# bench_has N CMD...: CMD prints at least N lines (for lab_wait).
+bench_has() {
+	local n=$1
+	shift
+	[ "$("$@" | wc -l)" -ge "$n" ]
+}
+
+# bench_empty CMD...: CMD prints nothing (for lab_wait).
+bench_empty() { [ -z "$("$@")" ]; }
+
+bench_dead() {
+	local w
+	for w in $dead; do
+		[ "${w%%=*}" = "$1" ] && { echo "${w#*=}"; return 0; }
+	done
+	return 1
+}
+
+bench_kill_row() { dead="$dead $1=$(echo "$2" | tr ' ' '_')"; }
+
+# --- modules ---------------------------------------------------------------
+
+# bench_mod_flavour MOD: "ours" or "intree" for a loaded module, by its
+# out-of-tree taint flag.
+bench_mod_flavour() {
+	if grep -q O "/sys/module/$1/taint" 2>/dev/null; then echo ours; else echo intree; fi
+}
+
+# bench_mod_unload MOD: remove MOD once its last user is gone.
+bench_mod_unload() {
+	[ -e "/sys/module/$1" ] || return 0
+	lab_wait 30 rmmod "$1" || { why="rmmod $1: $(rmmod "$1" 2>&1)"; return 1; }
+}
+
+# bench_mod_load MOD ours|intree: load MOD of that flavour (our build from
+# /lab/ko by path, after modprobe of its in-tree dependencies; the in-tree
+# one by modprobe), unloading the other flavour first.
+bench_mod_load() {
+	local mod=$1 kind=$2 dep err
+	if [ -e "/sys/module/$mod" ]; then
+		[ "$(bench_mod_flavour "$mod")" = "$kind" ] && return 0
+		bench_mod_unload "$mod" || return 1
+	fi
+	if [ "$kind" = ours ]; then
+		[ -f "/lab/ko/$mod.ko" ] || { why="$mod.ko was not built"; return 1; }
+		for dep in $(modinfo -F depends "/lab/ko/$mod.ko" | tr , ' '); do
+			[ -e "/sys/module/$dep" ] && continue
+			if [ -f "/lab/ko/$dep.ko" ]; then
+				err=$(insmod "/lab/ko/$dep.ko" 2>&1)
+			else
+				err=$(modprobe "$dep" 2>&1)
+			fi || { why="loading $dep: $err"; return 1; }
+		done
+		err=$(insmod "/lab/ko/$mod.ko" 2>&1) || { why="insmod $mod.ko: $err"; return 1; }
+	else
+		err=$(modprobe "$mod" 2>&1) || { why="modprobe $mod: $err"; return 1; }
+	fi
+	[ "$(bench_mod_flavour "$mod")" = "$kind" ] ||
+		{ why="$mod loaded, but not the $kind build"; return 1; }
+}
+
+# --- targets (set up once) -------------------------------------------------
+
+bench_nvmet_up() {
+	local d=/sys/kernel/config/nvmet s p
+	modprobe brd rd_nr=1 rd_size=$((BENCH_SIZE_MIB * 1024)) || return 1
+	# Give brd its pages now, like the rd_mcp LUNs have theirs.
+	dd if=/dev/zero of=/dev/ram0 bs=1M count=$BENCH_SIZE_MIB oflag=direct status=none
+	modprobe nvmet && modprobe nvmet-rdma || return 1
+	s=$d/subsystems/$BENCH_NQN
+	p=$d/ports/1
+	mkdir -p "$s/namespaces/1" "$p"
+	echo 1 > "$s/attr_allow_any_host"
+	echo -n /dev/ram0 > "$s/namespaces/1/device_path"
+	echo 1 > "$s/namespaces/1/enable"
+	echo rdma > "$p/addr_trtype"
+	echo ipv4 > "$p/addr_adrfam"
+	echo "$IP0" > "$p/addr_traddr"
+	echo $BENCH_NVME_PORT > "$p/addr_trsvcid"
+	ln -s "$s" "$p/subsystems/$BENCH_NQN"
+	modprobe nvme-rdma
+}
+
+# The SRP LUN's backstore, exported again through tcm_loop: LIO and SCSI
+# with no RDMA in between.
+bench_loop_up() {
+	local t=$CFS/loopback/$BENCH_LOOP_WWN/tpgt_1
+	modprobe tcm_loop || return 1
+	mkdir -p "$t" || return 1
+	# The nexus first: linking the LUN makes the SCSI host scan it.
+	echo "$BENCH_LOOP_INIT" > "$t/nexus" || return 1
+	mkdir -p "$t/lun/lun_0" || return 1
+	ln -s "$CFS/core/rd_mcp_0/srp0" "$t/lun/lun_0/"
+}
+
+bench_setup() {
+	lab_net_up
+	lab_srpt_up 1
+	lab_iser_target_up 1
+	bench_iscsid_restart
+	bench_nvmet_up || lab_note "NVMe-oF target set-up failed"
+	bench_loop_up || lab_note "tcm_loop set-up failed"
+	iscsiadm -m node -o new -T "$ISER_IQN" -p "$IP0:3260" -I iser >/dev/null 2>&1
+}
+
+# --- rows: <kind>_up sets $dev or $why, <kind>_down undoes it ---------------
+
+bench_scheduler_none() { echo none > "/sys/block/${1#/dev/}/queue/scheduler" 2>/dev/null; true; }
+
+bench_hosts_named() {
+	local h
+	for h in /sys/class/scsi_host/host*; do
+		[ "$(cat "$h/proc_name" 2>/dev/null)" = "$1" ] && echo "${h##*host}"
+	done
+}
+
+# bench_srp_add N: N RDMA/CM logins on path 0, told apart by initiator_ext.
+bench_srp_add() {
+	local g i
+	g=$(srpt_guid)
+	for ((i = 1; i <= $1; i++)); do
+		echo "id_ext=$g,ioc_guid=$g,dest=$IP0:$SRP_PORT,initiator_ext=$(printf %x "$i")" \
+			> /sys/class/infiniband_srp/srp-$RXE0-1/add_target || return 1
+	done
+}
+
+bench_srp_disks() {
+	local h
+	for h in $(lab_srp_hosts); do
+		lab_host_disks "$h"
+	done
+}
+
+bench_srp_logout() {
+	local p
+	for p in /sys/class/srp_remote_ports/*/delete; do
+		[ -e "$p" ] && echo 1 > "$p"
+	done
+	lab_wait 120 bench_empty lab_srp_hosts
+}
+
+srp_up() {
+	bench_mod_load ib_srp "$1" || return 1
+	bench_run_for 90 bench_srp_add 1
+	case $? in
+	0) ;;
+	124) why="login hung"; return 2 ;;
+	*) why="login failed: $(bench_cmd_err)"; return 1 ;;
+	esac
+	lab_wait 60 bench_has 1 bench_srp_disks || { why="no disk after login"; return 1; }
+	dev=/dev/$(bench_srp_disks | head -1)
+}
+
+srp_down() {
+	bench_run_for 150 bench_srp_logout || { why="logout hung"; return 2; }
+	bench_mod_unload ib_srp
+}
+
+bench_iser_disks() {
+	local d
+	for d in /sys/class/iscsi_session/session*/device/target*/*:*:*:*/block/*; do
+		[ -e "$d" ] && echo "${d##*/}"
+	done
+}
+
+# iscsid keeps a transport's kernel handle; start it afresh whenever the
+# ib_iser module under it changes. It runs in a session of its own: on
+# SIGTERM iscsid signals its whole process group, which would otherwise be
+# this script.
+bench_iscsid_restart() {
+	local pid
+	for pid in $(pidof iscsid); do kill "$pid"; done
+	lab_wait 10 sh -c '! pidof iscsid'
+	lab_initiator_iqn >/dev/null
+	mkdir -p /run/lock/iscsi /var/lib/iscsi
+	sed -i 's|^iscsid.startup.*|iscsid.startup = /usr/sbin/iscsid|' /etc/iscsi/iscsid.conf
+	setsid iscsid -f >>"$LAB_OUT/iscsid.log" 2>&1 < /dev/null &
+	lab_wait 20 grep -q '@ISCSIADM_ABSTRACT_NAMESPACE' /proc/net/unix
+}
+
+bench_iser_sessions() {
+	iscsiadm -m node -T "$ISER_IQN" -p "$IP0:3260" -I iser -o update \
+		-n node.session.nr_sessions -v "$1" >/dev/null
+}
+
+bench_iser_login() { iscsiadm -m node -T "$ISER_IQN" -p "$IP0:3260" -I iser --login; }
+bench_iser_logout() { iscsiadm -m node -T "$ISER_IQN" -p "$IP0:3260" -I iser --logout; }
+
+iser_up() {
+	bench_mod_load ib_iser "$1" || return 1
+	bench_iscsid_restart
+	bench_iser_sessions 1
+	bench_run_for 90 bench_iser_login
+	case $? in
+	0) ;;
+	124) why="login hung"; return 2 ;;
+	*) why="login failed: $(bench_cmd_err)"; return 1 ;;
+	esac
+	lab_wait 60 bench_has 1 bench_iser_disks || { why="no disk after login"; return 1; }
+	dev=/dev/$(bench_iser_disks | head -1)
+}
+
+iser_down() {
+	bench_run_for 120 bench_iser_logout || { why="logout failed or hung"; return 2; }
+	bench_mod_unload ib_iser
+}
+
+bench_nvme_disks() { ls /sys/block | grep -E '^nvme[0-9]+n[0-9]+$'; }
+
+# Live NVMe-oF controllers of our subsystem (several share one namespace
+# block device under native multipath).
+bench_nvme_ctrls() {
+	local c
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/subsysnqn" 2>/dev/null)" = "$BENCH_NQN" ] &&
+			[ "$(cat "$c/state" 2>/dev/null)" = live ] && echo "${c##*/}"
+	done
+}
+
+# bench_nvme_connect N: N controllers, straight through /dev/nvme-fabrics
+# (bookworm's nvme-cli refuses a second one as "already connected").
+bench_nvme_connect() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		echo "transport=rdma,traddr=$IP0,trsvcid=$BENCH_NVME_PORT,nqn=$BENCH_NQN,duplicate_connect" \
+			> /dev/nvme-fabrics || return 1
+	done
+}
+
+bench_nvme_disconnect() {
+	local c
+	for c in $(bench_nvme_ctrls); do
+		echo 1 > "/sys/class/nvme/$c/delete_controller"
+	done
+	lab_wait 60 bench_empty bench_nvme_ctrls
+}
+
+nvme_up() {
+	[ -e /sys/kernel/config/nvmet/ports/1/subsystems/$BENCH_NQN ] || { why="nvmet target not set up"; return 1; }
+	bench_run_for 90 bench_nvme_connect 1
+	case $? in
+	0) ;;
+	124) why="connect hung"; return 2 ;;
+	*) why="connect failed: $(bench_cmd_err)"; return 1 ;;
+	esac
+	lab_wait 30 bench_has 1 bench_nvme_disks || { why="no namespace after connect"; return 1; }
+	dev=/dev/$(bench_nvme_disks | head -1)
+}
+
+nvme_down() {
+	bench_run_for 120 bench_nvme_disconnect || { why="disconnect hung or failed"; return 2; }
+}
+
+local_up() {
+	[ -b /dev/ram0 ] || { why="no brd /dev/ram0"; return 1; }
+	dev=/dev/ram0
+}
+local_down() { true; }
+
+loop_up() {
+	local h
+	h=$(bench_hosts_named tcm_loopback | head -1)
+	[ -n "$h" ] || { why="tcm_loop not set up"; return 1; }
+	lab_wait 30 bench_has 1 lab_host_disks "$h" || { why="no tcm_loop disk"; return 1; }
+	dev=/dev/$(lab_host_disks "$h" | head -1)
+}
+loop_down() { true; }
+
+# bench_row_up ROW / bench_row_down ROW: dispatch on the row name.
+bench_row_up() {
+	why=
+	dev=
+	case $1 in
+	srp-ours) srp_up ours ;;
+	srp-intree) srp_up intree ;;
+	iser-ours) iser_up ours ;;
+	iser-intree) iser_up intree ;;
+	nvmeof) nvme_up ;;
+	local) local_up ;;
+	loop) loop_up ;;
+	*) why="unknown row"; return 1 ;;
+	esac
+}
+
+bench_row_down() {
+	why=
+	case $1 in
+	srp-*) srp_down ;;
+	iser-*) iser_down ;;
+	nvmeof) nvme_down ;;
+	*) true ;;
+	esac
+}
+
+# --- measurements ----------------------------------------------------------
+
+# Busy CPU time of the whole guest in USER_HZ ticks (all but idle and iowait):
+# initiator, target and soft-RoCE all run here.
+bench_cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+
+# bench_fio ROW REP JOB RW BS NUMJOBS IODEPTH: one fio run on $dev; prints
+# one fio record, or n/a. CPU is sampled in the middle of the run (after the
+# ramp, half a second short of the end) and divided by the I/Os fio counted
+# at its mean rate over that window.
+bench_fio() {
+	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 t1 t2 end dir=read rc
+	out=$BENCH_RAW/$row.$job.$rep.json
+	case $rw in *write) dir=write ;; esac
+	fio --name="$job" --filename="$dev" --direct=1 --ioengine=libaio \
+		--rw="$rw" --bs="$bs" --numjobs="$nj" --iodepth="$qd" \
+		--group_reporting --time_based --runtime="$RUNTIME" --ramp_time="$RAMP" \
+		--norandommap --randrepeat=0 --percentile_list=50:99 \
+		--output-format=json --output="$out" >/dev/null 2>"$out.err" &
+	pid=$!
+	sleep "$RAMP.25"
+	c1=$(bench_cpu_ticks)
+	t1=$(bench_now)
+	sleep "$(awk -v r="$RUNTIME" 'BEGIN { print (r > 1 ? r - 0.5 : r / 2) }')"
+	c2=$(bench_cpu_ticks)
+	t2=$(bench_now)
+	end=$((SECONDS + RUNTIME + RAMP + 60))
+	while kill -0 $pid 2>/dev/null; do
+		if [ $SECONDS -ge $end ]; then
+			kill -9 $pid 2>/dev/null
+			bench_na "$row" "$rep" "$job" "fio hung (I/O stuck)"
+			return 2
+		fi
+		sleep 0.2
+	done
+	wait $pid
+	rc=$?
+	if [ $rc -ne 0 ] || ! jq -e ".jobs[0].$dir.iops > 0" "$out" >/dev/null 2>&1; then
+		bench_na "$row" "$rep" "$job" "fio failed (exit $rc): $(tail -1 "$out.err" | cut -c1-120)"
+		return 1
+	fi
+	bench_emit "$(jq -c --arg row "$row" --argjson rep "$rep" --arg job "$job" \
+		--arg dir "$dir" --arg dev "$dev" \
+		--argjson ticks $((c2 - c1)) \
+		--argjson win "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')" '
+		.jobs[0] as $j | $j[$dir] as $d |
+		{t: "fio", row: $row, job: $job, rep: $rep, dev: $dev,
+		 iops: $d.iops, bw_kib: $d.bw,
+		 p50_us: ($d.clat_ns.percentile["50.000000"] / 1000),
+		 p99_us: ($d.clat_ns.percentile["99.000000"] / 1000),
+		 lat_mean_us: ($d.lat_ns.mean / 1000), ios: $d.total_ios,
+		 fio_cpu_pct: ($j.usr_cpu + $j.sys_cpu),
+		 cpu_us_per_io: (if $d.iops > 0 and $win > 0
+			then ($ticks * 10000) / ($d.iops * $win) else null end)}' "$out")"
+}
+
+# bench_jobs ROW REP: every job of $JOBS on the row's device.
+bench_jobs() {
+	local row=$1 rep=$2 name rw bs nj qd rest
+	for name in $JOBS; do
+		read -r _ rw bs nj qd rest < <(awk -v n="$name" '$1 == n' /lab/bench.jobs)
+		[ -n "$rw" ] || { bench_na "$row" "$rep" "$name" "unknown job"; continue; }
+		lab_note "$row rep $rep: $name on $dev"
+		bench_fio "$row" "$rep" "$name" "$rw" "$bs" "$nj" "$qd"
+		[ $? -eq 2 ] && { bench_kill_row "$row" "fio hung"; return 2; }
+	done
+}
+
+# bench_row ROW REP: set the row up, run the jobs, take it down.
+bench_row() {
+	local row=$1 rep=$2 r rc
+	if r=$(bench_dead "$row"); then
+		bench_na "$row" "$rep" "" "$(echo "$r" | tr _ ' ') earlier"
+		return
+	fi
+	bench_row_up "$row"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		bench_na "$row" "$rep" "" "$why"
+		[ $rc -eq 2 ] && bench_kill_row "$row" "$why"
+		bench_row_down "$row" >/dev/null 2>&1
+		return
+	fi
+	bench_scheduler_none "$dev"
+	bench_jobs "$row" "$rep"
+	bench_row_down "$row"
+	rc=$?
+	[ $rc -ne 0 ] && lab_note "$row: teardown: $why"
+	[ $rc -eq 2 ] && bench_kill_row "$row" "$why"
+}
+
+# bench_raw_one TEST SIZE [ARGS]: one perftest run over rxe0 loopback
+# (RDMA/CM), RAW_SECS worth of iterations at a rate guessed for TCG (perftest's
+# duration mode misreads time under TCG and cannot sleep on events).
+bench_raw_one() {
+	local t=$1 size=$2 args=${3:-} out spid
+	args="$args -n $((RAW_SECS * (size >= 1048576 ? 40 : size >= 131072 ? 200 : 1500)))"
+	ib_"$t" -d $RXE0 -F -R -s "$size" $args >/dev/null 2>&1 &
+	spid=$!
+	sleep 1
+	out=$(timeout 120 ib_"$t" -d $RXE0 -F -R -s "$size" $args "$IP0" 2>&1)
+	timeout 10 tail --pid=$spid -f /dev/null
+	kill -9 $spid 2>/dev/null
+	echo "$out" > "$BENCH_RAW/raw.$t.$size${3:+.events}.txt"
+	# bw:  #bytes #iterations BW-peak BW-average[MB/s] MsgRate[Mpps]
+	# lat: #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
+	echo "$out" | awk -v t="$t" -v s="$size" '
+		$1 == s && NF >= 5 && t ~ /_bw$/ {
+			printf "{\"t\":\"raw\",\"test\":\"%s\",\"bytes\":%d,\"bw_mb\":%s,\"mpps\":%s}\n", t, s, $4, $5; exit }
+		$1 == s && NF >= 8 && t ~ /_lat$/ {
+			printf "{\"t\":\"raw\",\"test\":\"%s\",\"bytes\":%d,\"lat_typical_us\":%s,\"lat_avg_us\":%s,\"lat_p99_us\":%s}\n", t, s, $5, $6, $8; exit }'
+}
+
+bench_raw() {
+	local t s r
+	for t in write_bw read_bw; do
+		for s in 4096 131072 1048576; do
+			r=$(bench_raw_one $t $s)
+			if [ -n "$r" ]; then bench_emit "$r"; else bench_na "raw" 0 "$t.$s" "perftest failed"; fi
+		done
+	done
+	# Sleeping on completion events leaves the CPU to soft-RoCE (WRITE
+	# tests cannot).
+	r=$(bench_raw_one read_lat 4096 -e)
+	if [ -n "$r" ]; then bench_emit "$r"; else bench_na "raw" 0 "read_lat.4096" "perftest failed"; fi
+}
+
+# Kernel memory figures in KiB: slab (reclaimable and not) and free memory.
+bench_mem() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	awk '/^Slab:/ { s = $2 } /^MemFree:/ { f = $2 } END { print s, f }' /proc/meminfo
+}
+
+# bench_login ROW N: N logins (SRP targets, iSER sessions, NVMe controllers)
+# at once; time until every disk is there, slab and free memory deltas, then
+# the time to log them all out.
+bench_login() {
+	local row=$1 n=$2 kind s0 f0 s1 f1 t0 t1 t2 err rc=0 disks
+	kind=${row#*-}
+	case $row in
+	srp-*)
+		bench_mod_load ib_srp "$kind" || { bench_na "$row" 0 "login$n" "$why"; return; }
+		;;
+	iser-*)
+		bench_mod_load ib_iser "$kind" || { bench_na "$row" 0 "login$n" "$why"; return; }
+		bench_iscsid_restart
+		bench_iser_sessions "$n"
+		;;
+	nvmeof) ;;
+	*) return ;;
+	esac
+	read -r s0 f0 < <(bench_mem)
+	t0=$(bench_now)
+	case $row in
+	srp-*) bench_run_for $((60 + 10 * n)) bench_srp_add "$n"; disks=bench_srp_disks ;;
+	iser-*) bench_run_for $((60 + 10 * n)) bench_iser_login; disks=bench_iser_disks ;;
+	nvmeof) bench_run_for $((60 + 10 * n)) bench_nvme_connect "$n"; disks=bench_nvme_ctrls ;;
+	esac
+	rc=$?
+	[ $rc -eq 0 ] && { lab_wait 120 bench_has "$n" $disks || rc=3; }
+	t1=$(bench_now)
+	err=$(bench_cmd_err)
+	read -r s1 f1 < <(bench_mem)
+	case $rc in
+	0) ;;
+	124) bench_na "$row" 0 "login$n" "login hung"; bench_kill_row "$row" "login hung"; return ;;
+	3) bench_na "$row" 0 "login$n" "not all $n disks appeared" ;;
+	*) bench_na "$row" 0 "login$n" "login failed: $err" ;;
+	esac
+	case $row in
+	srp-*) bench_run_for 300 bench_srp_logout ;;
+	iser-*) bench_run_for 300 bench_iser_logout ;;
+	nvmeof) bench_run_for 300 bench_nvme_disconnect ;;
+	esac
+	[ $? -eq 124 ] && bench_kill_row "$row" "logout hung"
+	t2=$(bench_now)
+	case $row in
+	iser-*) bench_iser_sessions 1 ;;
+	esac
+	[ $rc -eq 0 ] || return
+	bench_emit "$(jq -nc --arg row "$row" --argjson n "$n" \
+		--argjson t0 "$t0" --argjson t1 "$t1" --argjson t2 "$t2" \
+		--argjson s0 "$s0" --argjson s1 "$s1" --argjson f0 "$f0" --argjson f1 "$f1" \
+		'{t: "login", row: $row, n: $n, login_s: ($t1 - $t0), logout_s: ($t2 - $t1),
+		  slab_kib: ($s1 - $s0), memfree_drop_kib: ($f0 - $f1)}')"
+}
+
+# bench_order REP: $ROWS forwards on odd repeats, backwards on even ones.
+bench_order() {
+	if [ $(($1 % 2)) -eq 1 ]; then
+		echo $ROWS
+	else
+		echo $ROWS | tr ' ' '\n' | tac | tr '\n' ' '
+	fi
+}
+
+# --- main ------------------------------------------------------------------
+
+bench_emit "$(jq -nc --arg k "$(uname -r)" --arg v "$(cat /lab/version 2>/dev/null)" \
+	--arg cpus "$(nproc)" --arg mem "$(awk '/MemTotal/ { print $2 }' /proc/meminfo)" \
+	--argjson runtime "$RUNTIME" --argjson ramp "$RAMP" --argjson repeats "$REPEATS" \
+	--arg rows "$ROWS" --arg jobs "$JOBS" --arg logins "$LOGINS" --argjson size $BENCH_SIZE_MIB \
+	'{t: "info", kernel: $k, version: $v, cpus: ($cpus | tonumber), mem_kib: ($mem | tonumber),
+	  runtime: $runtime, ramp: $ramp, repeats: $repeats, rows: $rows, jobs: $jobs,
+	  logins: $logins, size_mib: $size}')"
+lab_note "set-up: targets, NVMe-oF, tcm_loop"
+bench_setup
+if [ "$RAW_SECS" -gt 0 ]; then
+	lab_note "raw RDMA ceiling (perftest over $RXE0)"
+	bench_raw
+fi
+for ((rep = 1; rep <= REPEATS; rep++)); do
+	for row in $(bench_order $rep); do
+		lab_note "row $row, repeat $rep"
+		bench_row "$row" "$rep"
+	done
+done
+for n in $LOGINS; do
+	for row in $(bench_order "$n"); do
+		case $row in srp-*|iser-*|nvmeof) ;; *) continue ;; esac
+		if r=$(bench_dead "$row"); then
+			bench_na "$row" 0 "login$n" "$(echo "$r" | tr _ ' ') earlier"
+			continue
+		fi
+		lab_note "logins: $row x $n"
+		bench_login "$row" "$n"
+	done
+done
+bench_mod_unload ib_srp
+bench_mod_unload ib_iser
+pass "benchmark ran to the end"

@@ -1,0 +1,449 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+"""Benchmark report: turn one run's records into tables, JSON and a plot.
+
+    tests/bench/report.py OUT_DIR
+
+Reads OUT_DIR/raw/bench.jsonl (written by the guest) or, if the guest did
+not get to write its results disk, the "BENCH {...}" lines of
+OUT_DIR/console.log. Writes OUT_DIR/results.json, OUT_DIR/summary.md and
+OUT_DIR/plot.svg, and prints the summary table. Plain python3, no packages.
+"""
+
+import json
+import os
+import statistics
+import sys
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+
+ROW_LABELS = {
+    "local": "local brd",
+    "loop": "LIO tcm_loop",
+    "srp-ours": "SRP ours",
+    "srp-intree": "SRP in-tree",
+    "iser-ours": "iSER ours",
+    "iser-intree": "iSER in-tree",
+    "nvmeof": "NVMe-oF RDMA",
+}
+ROW_ORDER = list(ROW_LABELS)
+NETWORK_ROWS = ("srp-ours", "srp-intree", "iser-ours", "iser-intree", "nvmeof")
+PAIRS = (("srp", "srp-ours", "srp-intree"), ("iser", "iser-ours", "iser-intree"))
+ROW_COLOURS = {
+    "local": "#8c8c8c",
+    "loop": "#bdbdbd",
+    "srp-ours": "#1f5fa8",
+    "srp-intree": "#8fb4e0",
+    "iser-ours": "#2a8a3e",
+    "iser-intree": "#9fd4a8",
+    "nvmeof": "#d9822b",
+}
+SIZES = {"4k": 4096, "128k": 131072, "1m": 1048576}
+METRICS = ("iops", "bw_mib", "p50_us", "p99_us", "cpu_us_per_io")
+HEADLINE = {
+    "iops": ("iops", "IOPS", True),
+    "bw": ("bw_mib", "MiB/s", True),
+    "p50": ("p50_us", "p50 µs", False),
+}
+
+
+def read_jobs():
+    """The job table, in file order: name -> dict."""
+    jobs = {}
+    with open(os.path.join(BENCH_DIR, "jobs")) as f:
+        for line in f:
+            w = line.split()
+            if not w or w[0].startswith("#"):
+                continue
+            name, rw, bs, nj, qd, headline, ceiling = w[:7]
+            jobs[name] = {"rw": rw, "bs": bs, "bytes": SIZES.get(bs.lower()),
+                          "numjobs": int(nj), "iodepth": int(qd),
+                          "headline": headline, "ceiling": ceiling}
+    return jobs
+
+
+def read_records(out):
+    """Every record of the run, and where they were read from."""
+    jsonl = os.path.join(out, "raw", "bench.jsonl")
+    if os.path.exists(jsonl):
+        src, lines = jsonl, open(jsonl, errors="replace").read().splitlines()
+    else:
+        src = os.path.join(out, "console.log")
+        lines = [l[6:] for l in open(src, errors="replace").read().splitlines()
+                 if l.startswith("BENCH {")]
+    recs = []
+    for line in lines:
+        try:
+            recs.append(json.loads(line))
+        except ValueError:
+            pass	# a line the kernel's console output broke up
+    return recs, src
+
+
+def kernel_notes(out):
+    """Kernel-log trouble and a missing end, from the console log."""
+    notes = []
+    try:
+        con = open(os.path.join(out, "console.log"), errors="replace").read().splitlines()
+    except OSError:
+        return ["no console log"]
+    for l in con:
+        if l.startswith("LAB-RESULT FAIL") or l.startswith("LAB-DMESG"):
+            notes.append(l)
+    if not any(l.startswith("LAB-DONE") for l in con):
+        notes.append("the guest did not run to the end (crash, hang or timeout)")
+    return notes
+
+
+def median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def ceilings(recs):
+    """Raw RDMA results by (test, bytes): the best of the variants run."""
+    raw = {}
+    for r in recs:
+        if r.get("t") != "raw":
+            continue
+        key = (r["test"], r["bytes"])
+        old = raw.get(key)
+        if "bw_mb" in r:
+            better = not old or r["bw_mb"] > old["bw_mb"]
+        else:
+            better = not old or r["lat_typical_us"] < old["lat_typical_us"]
+        if better:
+            raw[key] = r
+    return raw
+
+
+def ceiling_of(job, raw):
+    """The job's ceiling in its headline unit, or None."""
+    test = job["ceiling"]
+    if test.endswith("_lat"):
+        r = raw.get((test, 4096))
+        return r and r.get("lat_typical_us")
+    r = raw.get((test, job["bytes"]))
+    if not r:
+        return None
+    # perftest's MB is 2^20 bytes; its Mpps column is rounded too coarsely.
+    if job["headline"] == "iops":
+        return r["bw_mb"] * 2**20 / job["bytes"]
+    return r["bw_mb"]
+
+
+def pct_of_ceiling(job, value, ceil):
+    if value is None or not ceil:
+        return None
+    if job["headline"] == "p50":
+        return 100.0 * ceil / value
+    return 100.0 * value / ceil
+
+
+def aggregate(recs, jobs):
+    info = next((r for r in recs if r.get("t") == "info"), {})
+    raw = ceilings(recs)
+    rows_run = [r for r in info.get("rows", "").split() if r] or ROW_ORDER
+    rows = [r for r in ROW_ORDER if r in rows_run] + [r for r in rows_run if r not in ROW_ORDER]
+    na = {}
+    for r in recs:
+        if r.get("t") == "na" and r.get("row") != "raw":
+            key = (r["row"], r.get("job") or "")
+            na.setdefault(key, [])
+            if r["reason"] not in na[key]:
+                na[key].append(r["reason"])
+    res = {}
+    for name, job in jobs.items():
+        if name not in info.get("jobs", name).split():
+            continue
+        metric = HEADLINE[job["headline"]][0]
+        ceil = ceiling_of(job, raw)
+        jr = {"spec": job, "ceiling": ceil, "rows": {}, "ratios": {}}
+        for row in rows:
+            reps = [r for r in recs if r.get("t") == "fio" and r["row"] == row and r["job"] == name]
+            for r in reps:
+                r["bw_mib"] = r["bw_kib"] / 1024.0
+            ent = {"reps": len(reps)}
+            if reps:
+                ent["median"] = {m: median([r.get(m) for r in reps]) for m in METRICS}
+                vals = [r.get(metric) for r in reps if r.get(metric) is not None]
+                ent["min"] = min(vals) if vals else None
+                ent["max"] = max(vals) if vals else None
+                ent["pct_of_ceiling"] = pct_of_ceiling(job, ent["median"][metric], ceil)
+            reasons = na.get((row, name), []) + na.get((row, ""), [])
+            if reasons:
+                ent["na"] = reasons
+            jr["rows"][row] = ent
+        for fam, ours, intree in PAIRS:
+            a = jr["rows"].get(ours, {}).get("median", {}).get(metric)
+            b = jr["rows"].get(intree, {}).get("median", {}).get(metric)
+            jr["ratios"][fam] = a / b if a and b else None
+        res[name] = jr
+    logins = {}
+    for r in recs:
+        if r.get("t") == "login":
+            logins.setdefault(r["row"], {})[str(r["n"])] = {
+                "login_s_per_session": r["login_s"] / r["n"],
+                "login_s": r["login_s"], "logout_s": r["logout_s"],
+                "slab_kib_per_session": r["slab_kib"] / r["n"],
+                "memfree_drop_kib_per_session": r["memfree_drop_kib"] / r["n"],
+            }
+    for (row, job), reasons in na.items():
+        if job.startswith("login"):
+            logins.setdefault(row, {}).setdefault(job[5:], {})["na"] = reasons
+    raw_out = {"%s.%d" % k: v for k, v in raw.items()}
+    raw_na = sorted({r["job"] + ": " + r["reason"] for r in recs
+                     if r.get("t") == "na" and r.get("row") == "raw"})
+    return {"info": info, "rows": rows, "jobs": res, "logins": logins,
+            "raw": raw_out, "raw_na": raw_na, "na": {"%s %s" % k: v for k, v in na.items()}}
+
+
+def fmt(v, metric):
+    if v is None:
+        return "–"
+    if metric == "iops":
+        return "%.0f" % v
+    if metric in ("bw_mib",):
+        return "%.1f" % v
+    if metric in ("p50_us", "p99_us"):
+        return "%.0f" % v
+    if metric == "cpu_us_per_io":
+        return "%.0f" % v
+    return "%.3g" % v
+
+
+def cell(ent, metric):
+    if "median" in ent:
+        return fmt(ent["median"][metric], metric)
+    if ent.get("na"):
+        return "n/a (%s)" % "; ".join(ent["na"])
+    return "–"
+
+
+def md_table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def summary_md(agg, jobs, out):
+    info = agg["info"]
+    rows = agg["rows"]
+    L = ["# Benchmark run %s" % os.path.basename(os.path.normpath(out)), ""]
+    L.append("Kernel %s, our build %s, %s vCPUs (QEMU TCG), %s MiB LUNs; fio %ss "
+             "(+%ss ramp) per job, %s repeat(s), rows in alternating order. "
+             "Medians of the repeats; compare only within this run."
+             % (info.get("kernel", "?"), info.get("version") or "?", info.get("cpus", "?"),
+                info.get("size_mib", "?"), info.get("runtime", "?"), info.get("ramp", "?"),
+                info.get("repeats", "?")))
+    L.append("")
+    L.append("## Summary")
+    L.append("")
+    L.append("Headline metric per job (↑ higher is better, ↓ lower is better); "
+             "ours/in-tree is the plain ratio of the two medians.")
+    L.append("")
+    head = ["job", "metric"] + [ROW_LABELS.get(r, r) for r in rows]
+    for fam, _, _ in PAIRS:
+        head.append("%s ours/in-tree" % fam.upper().replace("ISER", "iSER"))
+    head.append("RDMA ceiling")
+    trs = []
+    for name, jr in agg["jobs"].items():
+        job = jobs[name]
+        metric, unit, up = HEADLINE[job["headline"]]
+        tr = [name, unit + (" ↑" if up else " ↓")]
+        tr += [cell(jr["rows"].get(r, {}), metric) for r in rows]
+        tr += ["%.2f" % jr["ratios"][f] if jr["ratios"].get(f) else "–" for f, _, _ in PAIRS]
+        tr.append(fmt(jr["ceiling"], metric) if jr["ceiling"] else "–")
+        trs.append(tr)
+    L += md_table(head, trs)
+    L.append("")
+    L.append("## Share of the raw RDMA ceiling")
+    L.append("")
+    L.append("Throughput ÷ the perftest result of the same size over the same rxe device "
+             "(reads against ib_write_bw, writes against ib_read_bw); for QD1 latency, "
+             "the ib_read_lat 4 KiB time ÷ p50.")
+    L.append("")
+    net = [r for r in rows if r in NETWORK_ROWS or r in ("local", "loop")]
+    head = ["job"] + [ROW_LABELS.get(r, r) for r in net]
+    trs = []
+    for name, jr in agg["jobs"].items():
+        tr = [name]
+        for r in net:
+            p = jr["rows"].get(r, {}).get("pct_of_ceiling")
+            tr.append("%.1f%%" % p if p is not None else "–")
+        trs.append(tr)
+    L += md_table(head, trs)
+    L.append("")
+    L.append("## Every metric")
+    L.append("")
+    L.append("CPU µs/IO: busy CPU time of the whole guest (initiator, target and soft-RoCE "
+             "together) per I/O, sampled in the middle of the run. range: min–max of the "
+             "headline over the repeats.")
+    for name, jr in agg["jobs"].items():
+        job = jobs[name]
+        metric = HEADLINE[job["headline"]][0]
+        L.append("")
+        L.append("### %s: %s %s, %d job(s) × QD %d" % (name, job["rw"], job["bs"],
+                                                        job["numjobs"], job["iodepth"]))
+        L.append("")
+        head = ["row", "IOPS", "MiB/s", "p50 µs", "p99 µs", "CPU µs/IO", "% ceiling", "reps", "range"]
+        trs = []
+        for r in rows:
+            ent = jr["rows"].get(r, {})
+            if "median" not in ent:
+                trs.append([ROW_LABELS.get(r, r), cell(ent, "iops")] + [""] * 7)
+                continue
+            m = ent["median"]
+            p = ent.get("pct_of_ceiling")
+            trs.append([ROW_LABELS.get(r, r)] + [fmt(m[k], k) for k in METRICS] +
+                       ["%.1f%%" % p if p is not None else "–", str(ent["reps"]),
+                        "%s–%s" % (fmt(ent["min"], metric), fmt(ent["max"], metric))])
+        L += md_table(head, trs)
+    L.append("")
+    L.append("## Logins")
+    L.append("")
+    L.append("N sessions (SRP: N targets told apart by initiator_ext; iSER: "
+             "node.session.nr_sessions = N; NVMe-oF: N controllers) logged in at once over "
+             "rxe0: wall time until every disk is there ÷ N, and the growth of Slab and drop of "
+             "MemFree (after dropping caches) ÷ N. Target and initiator share the kernel, so "
+             "both sides' allocations are counted.")
+    L.append("")
+    head = ["row", "N", "s/login", "logout s (all)", "slab KiB/login", "MemFree KiB/login"]
+    trs = []
+    for r in rows:
+        for n, e in sorted(agg["logins"].get(r, {}).items(), key=lambda x: int(x[0])):
+            if "login_s" not in e:
+                trs.append([ROW_LABELS.get(r, r), n, "n/a (%s)" % "; ".join(e.get("na", [])),
+                            "", "", ""])
+                continue
+            trs.append([ROW_LABELS.get(r, r), n, "%.2f" % e["login_s_per_session"],
+                        "%.1f" % e["logout_s"], "%.0f" % e["slab_kib_per_session"],
+                        "%.0f" % e["memfree_drop_kib_per_session"]])
+    L += md_table(head, trs) if trs else ["(login phase not run)"]
+    L.append("")
+    L.append("## Raw RDMA over rxe0 (perftest, RDMA/CM, loopback)")
+    L.append("")
+    trs = []
+    for k, v in sorted(agg["raw"].items()):
+        if "bw_mb" in v:
+            trs.append([v["test"], str(v["bytes"]), "%.0f msg/s" % (v["bw_mb"] * 2**20 / v["bytes"]),
+                        "%.1f MiB/s" % v["bw_mb"]])
+        else:
+            trs.append([v["test"], str(v["bytes"]), "typical %.1f µs" % v["lat_typical_us"],
+                        "p99 %.1f µs" % v["lat_p99_us"]])
+    L += md_table(["test", "bytes", "rate / latency", "bandwidth / p99"], trs) if trs else \
+        ["(not measured)"]
+    for n in agg["raw_na"]:
+        L.append("- n/a: %s" % n)
+    if agg.get("notes"):
+        L.append("")
+        L.append("## Notes")
+        L.append("")
+        L += ["- " + n for n in agg["notes"]]
+    return "\n".join(L) + "\n"
+
+
+def esc(s):
+    return str(s).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def svg_plot(agg, jobs):
+    """Small multiples: one horizontal bar chart per job, plus logins."""
+    rows = agg["rows"]
+    pw, bar, gap, top, left = 420, 16, 4, 34, 104
+    ph = top + len(rows) * (bar + gap) + 14
+    panels = list(agg["jobs"].items())
+    have_logins = any(agg["logins"].values())
+    ncols = 2
+    npanels = len(panels) + (1 if have_logins else 0)
+    nrows = (npanels + ncols - 1) // ncols
+    W, H = ncols * pw + 20, nrows * ph + 60
+    S = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+         'font-family="sans-serif" font-size="11">' % (W, H),
+         '<rect width="100%" height="100%" fill="white"/>',
+         '<text x="10" y="20" font-size="14" font-weight="bold">%s</text>' %
+         esc("rdma-initiators benchmark: medians, whiskers = min–max of %s repeat(s); "
+             "QEMU TCG, compare within a panel only" % agg["info"].get("repeats", "?"))]
+
+    def panel(i, title, items, unit):
+        x0 = 10 + (i % ncols) * pw
+        y0 = 40 + (i // ncols) * ph
+        S.append('<text x="%d" y="%d" font-weight="bold">%s</text>' % (x0, y0 + 14, esc(title)))
+        vmax = max([v[2] or v[1] or 0 for v in items if v[1] is not None] + [1e-9])
+        span = pw - left - 80
+        for j, (label, val, hi, lo, colour, why) in enumerate(items):
+            y = y0 + top + j * (bar + gap) - 12
+            S.append('<text x="%d" y="%d" text-anchor="end">%s</text>' %
+                     (x0 + left - 6, y + bar - 4, esc(label)))
+            if val is None:
+                S.append('<text x="%d" y="%d" fill="#a00">%s</text>' %
+                         (x0 + left + 2, y + bar - 4, esc(("n/a (%s)" % why)[:58] if why else "–")))
+                continue
+            w = max(1, span * val / vmax)
+            S.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>' %
+                     (x0 + left, y, w, bar, colour))
+            if lo is not None and hi is not None:
+                a, b = left + span * lo / vmax, left + span * hi / vmax
+                ym = y + bar / 2
+                S.append('<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="black"/>' %
+                         (x0 + a, ym, x0 + b, ym))
+            S.append('<text x="%.1f" y="%d">%s</text>' %
+                     (x0 + left + max(w, span * (hi or 0) / vmax) + 4, y + bar - 4,
+                      esc("%s %s" % (("%.3g" % val) if val < 1000 else "%.0f" % val, unit))))
+
+    for i, (name, jr) in enumerate(panels):
+        job = jobs[name]
+        metric, unit, up = HEADLINE[job["headline"]]
+        items = []
+        for r in rows:
+            ent = jr["rows"].get(r, {})
+            val = ent.get("median", {}).get(metric)
+            items.append((ROW_LABELS.get(r, r), val, ent.get("max"), ent.get("min"),
+                          ROW_COLOURS.get(r, "#555"), "; ".join(ent.get("na", []))))
+        ceil = jr["ceiling"]
+        title = "%s (%s %s, %d×QD%d): %s %s" % (name, job["rw"], job["bs"], job["numjobs"],
+                                                job["iodepth"], unit,
+                                                "higher is better" if up else "lower is better")
+        if ceil:
+            title += "; RDMA %s" % fmt(ceil, metric)
+        panel(i, title, items, unit)
+    if have_logins:
+        items = []
+        for r in rows:
+            for n, e in sorted(agg["logins"].get(r, {}).items(), key=lambda x: int(x[0])):
+                items.append(("%s ×%s" % (ROW_LABELS.get(r, r), n), e.get("login_s_per_session"),
+                              None, None, ROW_COLOURS.get(r, "#555"), "; ".join(e.get("na", []))))
+        panel(len(panels), "login: seconds per session, N at once (lower is better)",
+              items[:len(rows) * 2 + 4], "s")
+    S.append("</svg>")
+    return "\n".join(S) + "\n"
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out = sys.argv[1]
+    jobs = read_jobs()
+    recs, src = read_records(out)
+    if not recs:
+        print("bench: no results in %s" % src)
+        return 1
+    agg = aggregate(recs, jobs)
+    agg["notes"] = kernel_notes(out)
+    agg["source"] = os.path.relpath(src, out)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(agg, f, indent=1, sort_keys=True)
+    md = summary_md(agg, jobs, out)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write(md)
+    with open(os.path.join(out, "plot.svg"), "w") as f:
+        f.write(svg_plot(agg, jobs))
+    print(md.split("## Share")[0].rstrip())
+    for n in agg["notes"]:
+        print("note: " + n)
+    print("bench: %s/{summary.md,results.json,plot.svg}" % out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
