@@ -5,7 +5,7 @@
 # in to both paths once and again after a path is lost, a silent peer fails
 # clearly within the timeout, and so does a port without a device manager.
 #
-# lab-drivers: intree
+# lab-drivers: ours intree
 source /lab/lib-tools.sh
 lab_net_up
 check "ib_umad and rdma_ucm load" tools_modules_up
