@@ -3,8 +3,7 @@
 # Foundation proof of the iSER lab: SendTargets discovery over iSER, login,
 # ext4 data survives a remount, logout, unload.
 #
-# lab-drivers: intree
-# (ours joins once the SRP/iSER initiators log in; see issues 3 and 4)
+# lab-drivers: ours intree
 lab_iser_target_up 2
 lab_iscsid_up
 check "ib_iser loads" lab_iser_load

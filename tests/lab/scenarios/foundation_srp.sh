@@ -4,8 +4,7 @@
 # path as /dev/sdX, ext4 data survives a remount, dm-multipath builds one map
 # per LUN with two paths, logout and unload.
 #
-# lab-drivers: intree
-# (ours joins once the SRP/iSER initiators log in; see issues 3 and 4)
+# lab-drivers: ours intree
 lab_srpt_up 2
 lab_multipathd_up
 check "ib_srp loads" lab_srp_load
