@@ -59,3 +59,47 @@ srp_big_writes() {
 	rm -f $f
 	return $ret
 }
+
+# srp_add_target_ok PATH STRING: writing STRING to add_target succeeds.
+srp_add_target_ok() {
+	local rxe=$RXE0
+	[ "$1" = 1 ] && rxe=$RXE1
+	bash -c 'echo "$1" > "$2"' _ "$2" \
+		/sys/class/infiniband_srp/srp-$rxe-1/add_target
+}
+
+# srp_add_target_fails PATH STRING: writing STRING to add_target fails.
+srp_add_target_fails() {
+	! srp_add_target_ok "$@" 2>/dev/null
+}
+
+# srp_full_v6 ADDR: an IPv6 address in the uncompressed form ("%pI6").
+srp_full_v6() {
+	local a=$1 head tail n i out=""
+	case $a in
+	*::*) head=${a%%::*} tail=${a#*::} ;;
+	*) head=$a tail="" ;;
+	esac
+	n=$(( 8 - $(echo "$head" | tr ':' '\n' | grep -c .) - $(echo "$tail" | tr ':' '\n' | grep -c .) ))
+	for i in $(echo "$head" | tr ':' ' '); do out="$out:$(printf %04x 0x$i)"; done
+	for ((i = 0; i < n; i++)); do out="$out:0000"; done
+	for i in $(echo "$tail" | tr ':' ' '); do out="$out:$(printf %04x 0x$i)"; done
+	echo "${out#:}"
+}
+
+# srp_acl_v6 PATHIDX: ib_srpt names RDMA/CM sessions by the initiator
+# address in uncompressed form; give the link-local one of path PATHIDX an
+# ACL with every LUN on both target ports.
+srp_acl_v6() {
+	local ip tpg l
+	ip=$(srp_full_v6 "$(lab_ll_addr $1)")
+	for tpg in $CFS/srpt/*/*/; do
+		[ -d "$tpg/acls" ] || continue
+		mkdir -p "$tpg/acls/$ip"
+		for l in "$tpg"lun/lun_*; do
+			mkdir -p "$tpg/acls/$ip/${l##*/}"
+			ln -s "$l" "$tpg/acls/$ip/${l##*/}/" 2>/dev/null
+		done
+	done
+	return 0
+}

@@ -20,7 +20,7 @@
 #include <linux/slab.h>
 #include <scsi/scsi_host.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 #include "trace.h"
 
 static struct ib_device *ch_ibdev(struct srp_channel *ch)

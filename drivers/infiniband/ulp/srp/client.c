@@ -18,7 +18,7 @@
 #include <linux/nsproxy.h>
 #include <net/net_namespace.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 
 static struct ib_client srp_client;
 

@@ -18,7 +18,7 @@
 #include <rdma/ib_cache.h>
 #include <scsi/scsi_host.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 
 enum {
 	SRP_PATH_REC_TIMEOUT_MS	= 1000,

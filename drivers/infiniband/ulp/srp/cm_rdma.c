@@ -16,7 +16,7 @@
 #include <net/net_namespace.h>
 #include <scsi/scsi_host.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 
 enum {
 	SRP_RESOLVE_TIMEOUT_MS	= 5000,
@@ -87,8 +87,9 @@ static int srp_rdma_cm_handler(struct rdma_cm_id *id,
 
 static int srp_rdma_cm_wait(struct srp_channel *ch)
 {
-	if (!wait_for_completion_timeout(&ch->login_done,
-			msecs_to_jiffies(SRP_RESOLVE_TIMEOUT_MS + 1000)))
+	unsigned long tmo = msecs_to_jiffies(SRP_RESOLVE_TIMEOUT_MS + 1000);
+
+	if (!wait_for_completion_timeout(&ch->login_done, tmo))
 		return -ETIMEDOUT;
 	return ch->status;
 }

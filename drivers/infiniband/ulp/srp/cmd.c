@@ -22,7 +22,7 @@
 #include <scsi/scsi_tcq.h>
 #include <scsi/scsi_transport_srp.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 #include "trace.h"
 
 static void srp_inv_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -75,7 +75,7 @@ int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
  * Return: the command, or NULL if someone else completed it already.
  */
 struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
-				       struct srp_request *req)
+				struct srp_request *req)
 {
 	struct scsi_cmnd *scmnd;
 	unsigned long flags;
@@ -156,7 +156,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 		if (len == -EAGAIN || len == -ENOMEM)
 			return SCSI_MLQUEUE_HOST_BUSY;
 		srp_printk_rl(KERN_ERR, shost,
-					 "cannot map %u bytes of data: %d\n",
+			      "cannot map %u bytes of data: %d\n",
 					 scsi_bufflen(scmnd), len);
 		result = DID_ERROR << 16;
 		goto done;
@@ -201,7 +201,7 @@ static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
 
 	if (srp_parse_rsp(buf, len, &rsp)) {
 		srp_printk_rl(KERN_ERR, target->shost,
-					 "channel %u: malformed SRP_RSP (%u bytes)\n",
+			      "channel %u: malformed SRP_RSP (%u bytes)\n",
 					 ch->idx, len);
 		return;
 	}
@@ -218,7 +218,7 @@ static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
 	req = scmnd ? scsi_cmd_priv(scmnd) : NULL;
 	if (!req || req->ch != ch || !srp_claim_req(ch, req)) {
 		srp_printk_rl(KERN_WARNING, target->shost,
-					 "channel %u: SRP_RSP for unknown or completed tag %#llx\n",
+			      "channel %u: SRP_RSP for unknown or completed tag %#llx\n",
 					 ch->idx, rsp.tag);
 		return;
 	}
@@ -244,7 +244,7 @@ static void srp_send_reply(struct srp_channel *ch, u8 opcode, u64 tag)
 	iu = srp_get_tx_iu(ch, SRP_TX_RSP);
 	if (!iu) {
 		srp_printk_rl(KERN_ERR, ch->target->shost,
-					 "channel %u: no IU to answer a target request\n",
+			      "channel %u: no IU to answer a target request\n",
 					 ch->idx);
 		return;
 	}
@@ -377,14 +377,14 @@ void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		break;
 	default:
 		srp_printk_rl(KERN_WARNING, ch->target->shost,
-					 "channel %u: unexpected IU type %#x (%u bytes)\n",
+			      "channel %u: unexpected IU type %#x (%u bytes)\n",
 					 ch->idx, *(u8 *)iu->buf, wc->byte_len);
 		break;
 	}
 
 	if (srp_repost_recv(ch, iu))
 		srp_printk_rl(KERN_ERR, ch->target->shost,
-					 "channel %u: cannot repost a receive\n",
+			      "channel %u: cannot repost a receive\n",
 					 ch->idx);
 }
 

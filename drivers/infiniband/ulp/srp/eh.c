@@ -18,7 +18,7 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_transport_srp.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 #include "trace.h"
 
 static atomic64_t srp_tmf_seq = ATOMIC64_INIT(0);

@@ -22,7 +22,7 @@
 #include <linux/slab.h>
 #include <scsi/scsi_host.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 #include "trace.h"
 
 /* OUIs of Topspin/Cisco targets that want a node-GUID initiator port id. */

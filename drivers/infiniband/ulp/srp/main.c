@@ -11,7 +11,7 @@
 #include <linux/moduleparam.h>
 #include <linux/scatterlist.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 
 #define SRP_DEF_CMD_SG_ENTRIES	12
 

@@ -15,7 +15,7 @@
 #include <scsi/scsi_host.h>
 #include <scsi/scsi_transport_srp.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 
 /*
  * Tear every channel down and log in again. Commands still outstanding on

@@ -16,7 +16,7 @@
 #include <linux/device.h>
 #include <scsi/scsi_host.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 
 static struct srp_target *dev_to_target(struct device *dev)
 {

@@ -23,7 +23,7 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_transport_srp.h>
 
-#include "srp.h"
+#include "ib_srp.h"
 #include "trace.h"
 
 enum {

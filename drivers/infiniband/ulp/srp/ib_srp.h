@@ -16,8 +16,8 @@
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
-#ifndef IB_SRP_SRP_H
-#define IB_SRP_SRP_H
+#ifndef IB_SRP_IB_SRP_H
+#define IB_SRP_IB_SRP_H
 
 #include <linux/completion.h>
 #include <linux/list.h>
@@ -113,8 +113,8 @@ struct srp_host {
 	u32			port;
 	struct device		dev;
 	struct list_head	entry;
-	struct mutex		add_mutex;
-	spinlock_t		lock;
+	struct mutex		add_mutex;	/* one add_target at a time */
+	spinlock_t		lock;		/* protects @targets */
 	struct list_head	targets;
 	struct completion	released;
 };
@@ -224,7 +224,7 @@ struct srp_channel {
 	struct ib_cq		*cq;
 	unsigned int		cq_size;
 
-	spinlock_t		lock;
+	spinlock_t		lock;	/* free_tx, req_lim, connected, tmf */
 	struct list_head	free_tx;
 	s32			req_lim;
 	bool			connected;
@@ -243,7 +243,7 @@ struct srp_channel {
 
 	struct completion	logout_done;
 	struct completion	tmf_done;
-	struct mutex		tmf_mutex;
+	struct mutex		tmf_mutex;	/* one TMF in flight */
 	u64			tmf_tag;
 	int			tmf_status;
 
@@ -295,7 +295,7 @@ struct srp_target {
 	const struct srp_cm_ops	*cm;
 	struct list_head	entry;
 
-	spinlock_t		lock;
+	spinlock_t		lock;	/* protects @state */
 	enum srp_target_state	state;
 
 	struct srp_channel	*ch;
@@ -405,4 +405,4 @@ extern const struct attribute_group *srp_host_groups[];
 extern struct srp_function_template srp_rport_ft;
 int srp_rport_attach(struct srp_target *target);
 
-#endif /* IB_SRP_SRP_H */
+#endif /* IB_SRP_IB_SRP_H */
