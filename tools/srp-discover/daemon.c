@@ -1,25 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * Daemon mode: scan every peer, log in to what is allowed and not yet
- * logged in, then sleep until the rescan interval ends or a port event
- * arrives. A failed scan or login is retried sooner than the full interval.
+ * logged in, then sleep until the rescan interval ends or a port becomes
+ * active or changes (see portwatch.h). A failed scan or login is retried sooner than the full interval.
  * Errors are logged when they change, not on every rescan.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <infiniband/verbs.h>
 
+#include "portwatch.h"
 #include "srp_discover.h"
 
 #define RETRY_S		5	/* rescan delay after a failure */
+#define POLL_MS		2000	/* how often the port states are compared */
 #define SETTLE_MS	1000	/* let a port event settle before rescanning */
-#define MAX_DEVICES	32
 
 static volatile sig_atomic_t stop_requested, reload_requested;
 
@@ -41,86 +40,14 @@ static void install_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* Async event channels of all RDMA devices. */
-struct port_events {
-	struct ibv_context *ctx[MAX_DEVICES];
-	struct pollfd	pfd[MAX_DEVICES];
-	int		n;
-};
-
-static void events_open(struct port_events *ev)
-{
-	struct ibv_device **list;
-	struct ibv_context *ctx;
-	int i, n, fl;
-
-	ev->n = 0;
-	list = ibv_get_device_list(&n);
-	if (!list)
-		return;
-	for (i = 0; i < n && ev->n < MAX_DEVICES; i++) {
-		ctx = ibv_open_device(list[i]);
-		if (!ctx)
-			continue;
-		fl = fcntl(ctx->async_fd, F_GETFL);
-		fcntl(ctx->async_fd, F_SETFL, fl | O_NONBLOCK);
-		ev->ctx[ev->n] = ctx;
-		ev->pfd[ev->n].fd = ctx->async_fd;
-		ev->pfd[ev->n].events = POLLIN;
-		ev->n++;
-	}
-	ibv_free_device_list(list);
-}
-
-static void events_close(struct port_events *ev)
-{
-	while (ev->n)
-		ibv_close_device(ev->ctx[--ev->n]);
-}
-
-static bool event_means_rescan(enum ibv_event_type t)
-{
-	switch (t) {
-	case IBV_EVENT_PORT_ACTIVE:
-	case IBV_EVENT_LID_CHANGE:
-	case IBV_EVENT_PKEY_CHANGE:
-	case IBV_EVENT_SM_CHANGE:
-	case IBV_EVENT_CLIENT_REREGISTER:
-	case IBV_EVENT_GID_CHANGE:
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Drain pending events; true if one of them calls for a rescan. */
-static bool events_read(struct port_events *ev)
-{
-	struct ibv_async_event e;
-	bool rescan = false;
-	int i;
-
-	for (i = 0; i < ev->n; i++) {
-		if (!(ev->pfd[i].revents & POLLIN))
-			continue;
-		while (!ibv_get_async_event(ev->ctx[i], &e)) {
-			if (event_means_rescan(e.event_type)) {
-				fprintf(stderr, "%s port %d: %s, rescanning\n",
-					ibv_get_device_name(ev->ctx[i]->device),
-					e.element.port_num,
-					ibv_event_type_str(e.event_type));
-				rescan = true;
-			}
-			ibv_ack_async_event(&e);
-		}
-	}
-	return rescan;
-}
-
-/* Sleep up to @secs; returns early on a rescan event or a signal. */
-static void wait_for_rescan(struct port_events *ev, int secs)
+/*
+ * Sleep up to @secs, looking at the ports every POLL_MS; returns early on a
+ * port that became active or changed, or on a signal.
+ */
+static void wait_for_rescan(struct port_watch *pw, int secs)
 {
 	struct timespec now, end;
+	char why[256];
 	long left_ms;
 
 	clock_gettime(CLOCK_MONOTONIC, &end);
@@ -131,7 +58,9 @@ static void wait_for_rescan(struct port_events *ev, int secs)
 			  (end.tv_nsec - now.tv_nsec) / 1000000;
 		if (left_ms <= 0)
 			return;
-		if (poll(ev->pfd, ev->n, left_ms) > 0 && events_read(ev)) {
+		poll(NULL, 0, left_ms < POLL_MS ? left_ms : POLL_MS);
+		if (portwatch_changed(pw, why, sizeof(why))) {
+			fprintf(stderr, "%s, rescanning\n", why);
 			poll(NULL, 0, SETTLE_MS);
 			return;
 		}
@@ -195,13 +124,13 @@ int srp_daemon_run(struct srp_opts *o, char **args, int nargs)
 {
 	struct peer_state *state = NULL;
 	struct srp_peer *peers = NULL;
-	struct port_events ev;
+	struct port_watch pw;
 	int npeers = 0;
 	bool retry;
 
 	install_signals();
 	setvbuf(stderr, NULL, _IOLBF, 0);
-	events_open(&ev);
+	portwatch_init(&pw);
 	while (!stop_requested) {
 		if (!peers) {
 			peers = srp_collect_peers(o, args, nargs, &npeers);
@@ -213,7 +142,7 @@ int srp_daemon_run(struct srp_opts *o, char **args, int nargs)
 				o->rescan_s);
 		}
 		retry = scan_all(o, peers, state, npeers);
-		wait_for_rescan(&ev, retry && o->rescan_s > RETRY_S ?
+		wait_for_rescan(&pw, retry && o->rescan_s > RETRY_S ?
 				RETRY_S : o->rescan_s);
 		if (reload_requested) {
 			reload_requested = 0;
@@ -225,7 +154,6 @@ int srp_daemon_run(struct srp_opts *o, char **args, int nargs)
 			}
 		}
 	}
-	events_close(&ev);
 	free(peers);
 	free(state);
 	return stop_requested ? SRP_OK : SRP_ERR_USAGE;
