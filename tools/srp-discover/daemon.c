@@ -103,58 +103,82 @@ static bool scan_all(const struct srp_opts *o, const struct srp_peer *peers,
 	return retry;
 }
 
-static int reload_config(struct srp_opts *o)
+struct peers {
+	struct srp_peer	*peer;
+	struct peer_state *state;	/* one more than peers: the fabric */
+	int		n;
+};
+
+static int peers_collect(struct peers *p, const struct srp_opts *o,
+			 char **args, int nargs)
 {
-	struct srp_config cfg = { 0 };
+	p->peer = srp_collect_peers(o, args, nargs, &p->n);
+	if (!p->peer)
+		return -EINVAL;
+	p->state = calloc(p->n + 1, sizeof(*p->state));
+	if (!p->state) {
+		free(p->peer);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void peers_free(struct peers *p)
+{
+	free(p->peer);
+	free(p->state);
+}
+
+/* SIGHUP: take the new file only if it and its peers are valid. */
+static void reload(struct srp_opts *o, char **args, int nargs,
+		   struct peers *cur)
+{
+	struct srp_config old = o->cfg, cfg = { 0 };
+	struct peers next;
 	char err[512];
 
 	if (srp_config_load(&cfg, o->config_path, o->config_given, err,
 			    sizeof(err))) {
 		fprintf(stderr, "%s; keeping the old configuration\n", err);
 		srp_config_free(&cfg);
-		return -EINVAL;
+		return;
 	}
-	srp_config_free(&o->cfg);
 	o->cfg = cfg;
-	fprintf(stderr, "configuration reloaded from %s\n", o->config_path);
-	return 0;
+	if (peers_collect(&next, o, args, nargs)) {
+		fprintf(stderr, "keeping the old configuration\n");
+		srp_config_free(&o->cfg);
+		o->cfg = old;
+		return;
+	}
+	srp_config_free(&old);
+	peers_free(cur);
+	*cur = next;
+	fprintf(stderr, "configuration reloaded from %s: %d target port(s)\n",
+		o->config_path, cur->n);
 }
 
 int srp_daemon_run(struct srp_opts *o, char **args, int nargs)
 {
-	struct peer_state *state = NULL;
-	struct srp_peer *peers = NULL;
 	struct port_watch pw;
-	int npeers = 0;
+	struct peers p;
 	bool retry;
 
+	if (peers_collect(&p, o, args, nargs))
+		return SRP_ERR_USAGE;
 	install_signals();
 	setvbuf(stderr, NULL, _IOLBF, 0);
 	portwatch_init(&pw);
+	fprintf(stderr, "srp-discover: watching %d target port(s)%s, rescan every %d s\n",
+		p.n, o->sa ? " and the fabric" : "", o->rescan_s);
 	while (!stop_requested) {
-		if (!peers) {
-			peers = srp_collect_peers(o, args, nargs, &npeers);
-			state = calloc(npeers + 1, sizeof(*state));
-			if (!peers || !state)
-				break;
-			fprintf(stderr, "srp-discover: watching %d target port(s)%s, rescan every %d s\n",
-				npeers, o->sa ? " and the fabric" : "",
-				o->rescan_s);
-		}
-		retry = scan_all(o, peers, state, npeers);
+		retry = scan_all(o, p.peer, p.state, p.n);
 		wait_for_rescan(&pw, retry && o->rescan_s > RETRY_S ?
 				RETRY_S : o->rescan_s);
 		if (reload_requested) {
 			reload_requested = 0;
-			if (!reload_config(o)) {
-				free(peers);
-				free(state);
-				peers = NULL;
-				state = NULL;
-			}
+			reload(o, args, nargs, &p);
 		}
 	}
-	free(peers);
-	free(state);
-	return stop_requested ? SRP_OK : SRP_ERR_USAGE;
+	peers_free(&p);
+	return SRP_OK;
 }

@@ -175,8 +175,9 @@ static int resolve_addr(const struct srp_peer *p, const char *ibdev, int port,
 
 	ch = rdma_create_event_channel();
 	if (!ch) {
-		snprintf(err, errlen, "cannot open the RDMA CM (is rdma_ucm loaded?)");
-		return -errno;
+		snprintf(err, errlen, "%s: cannot open the RDMA CM (is rdma_ucm loaded?)",
+			 p->spec);
+		return -ENODEV;
 	}
 	if (rdma_create_id(ch, &id, NULL, RDMA_PS_TCP)) {
 		ret = -errno;
