@@ -26,8 +26,10 @@ if [ -n "$map" ]; then
 		dd if=/dev/urandom of=/mnt/demo/file bs=1M count=8 status=none && pass "ext4 on $map"
 	show df -h /mnt/demo
 	umount /mnt/demo
-	show fio --name=demo --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
-		--rw=randread --bs=4k --iodepth=16 --runtime=10 --time_based --group_reporting
+	echo; echo "### fio: 4k random read, QD16, 10 s on /dev/mapper/$map"
+	fio --name=demo --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
+		--rw=randread --bs=4k --iodepth=16 --runtime=10 --time_based \
+		--group_reporting 2>&1 | grep -E 'err=|read:|clat \(|50.00th|99.00th' | sed 's/^/    /'
 fi
 iscsiadm -m node -T $ISER_IQN -p $IP0 -I iser --logout >/dev/null
 for h in $h0 $h1; do echo 1 > /sys/class/srp_remote_ports/port-$h:1/delete; done
