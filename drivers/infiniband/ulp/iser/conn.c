@@ -22,6 +22,10 @@
 #include "iser.h"
 #include "trace.h"
 
+/* All connections, for device removal. */
+LIST_HEAD(iser_conns);
+DEFINE_MUTEX(iser_conns_mutex);	/* protects iser_conns, iser_conn.removing */
+
 /* Receive headers are kept a cache line apart from each other. */
 #define ISER_RX_HDR_STRIDE	ALIGN(ISER_HDRS_LEN, L1_CACHE_BYTES)
 
@@ -65,6 +69,9 @@ struct iser_conn *iser_conn_alloc(void)
 	init_completion(&ic->established);
 	iser_set_state(ic, ISER_CONN_CONNECTING);
 	ic->err_cqe.done = iser_err_done;
+	mutex_lock(&iser_conns_mutex);
+	list_add_tail(&ic->entry, &iser_conns);
+	mutex_unlock(&iser_conns_mutex);
 	return ic;
 }
 
@@ -226,21 +233,46 @@ void iser_conn_terminate(struct iser_conn *ic)
 	iser_set_state(ic, ISER_CONN_DOWN);
 }
 
+/**
+ * iser_conn_free_hw() - free everything a connection holds on its device
+ * @ic: connection, terminated (QP drained)
+ *
+ * Destroys the cm_id first, so no CM event can run afterwards, then the
+ * MR pool, QP, CQ, buffers and the device reference. Called by the last
+ * reference or, earlier, by device removal; the connection object itself
+ * stays valid and every user checks @ic->qp before touching the device.
+ *
+ * Context: process, not under @ic->state_mutex (the CM handler takes it).
+ */
+void iser_conn_free_hw(struct iser_conn *ic)
+{
+	struct ib_qp *qp = ic->qp;
+
+	if (ic->cm_id) {
+		rdma_destroy_id(ic->cm_id);
+		ic->cm_id = NULL;
+	}
+	if (!qp)
+		return;
+	WRITE_ONCE(ic->qp, NULL);
+	iser_rx_ring_free(ic, &ic->rx);
+	iser_login_bufs_free(ic);
+	rdi_mr_pool_destroy(qp, RDI_MR_REGULAR);
+	ib_destroy_qp(qp);
+	ib_cq_pool_put(ic->cq, ic->cq_size);
+	ic->cq = NULL;
+	rdi_device_put(ic->dev);
+	ic->dev = NULL;
+}
+
 static void iser_conn_release(struct kref *ref)
 {
 	struct iser_conn *ic = container_of(ref, struct iser_conn, ref);
 
-	/* No CM event can run after this. */
-	if (ic->cm_id)
-		rdma_destroy_id(ic->cm_id);
-	if (ic->qp) {
-		iser_rx_ring_free(ic, &ic->rx);
-		iser_login_bufs_free(ic);
-		rdi_mr_pool_destroy(ic->qp, RDI_MR_REGULAR);
-		ib_destroy_qp(ic->qp);
-		ib_cq_pool_put(ic->cq, ic->cq_size);
-		rdi_device_put(ic->dev);
-	}
+	iser_conn_free_hw(ic);
+	mutex_lock(&iser_conns_mutex);
+	list_del(&ic->entry);
+	mutex_unlock(&iser_conns_mutex);
 	rdi_stats_free(&ic->stats);
 	kfree(ic);
 }
@@ -285,7 +317,7 @@ void iser_wc_error(struct ib_wc *wc, const char *what)
 	trace_iser_wc_error(ic, wc);
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
 		pr_err_ratelimited("%s: %s failed: %s (vendor err 0x%x)\n",
-				   dev_name(&ic->dev->ib_dev->dev), what,
+				   dev_name(&wc->qp->device->dev), what,
 				   ib_wc_status_msg(wc->status),
 				   wc->vendor_err);
 	iser_conn_error(ic);

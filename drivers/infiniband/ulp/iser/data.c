@@ -80,8 +80,11 @@ int iser_data_map(struct iser_conn *ic, struct iser_task *it,
 		       ic->dev->mr_page_size,
 		       write ? IB_ACCESS_REMOTE_READ :
 			       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
-	if (unlikely(n < 0))
+	if (unlikely(n < 0)) {
+		if (n == -EAGAIN)
+			rdi_stat_add(&ic->stats, RDI_STAT_CREDIT_STALLS, 1);
 		goto err_unmap;
+	}
 	if (unlikely(n < nents)) {
 		/* sg_tablesize and the virt boundary make this impossible */
 		pr_err_ratelimited("%u bytes in %d entries do not fit one MR\n",
@@ -134,6 +137,13 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 {
 	struct scsi_cmnd *sc = iser_task_to_iscsi(it)->sc;
 
+	if (unlikely(!READ_ONCE(ic->qp))) {
+		/* device removed: MRs and mappings are gone with it */
+		it->reg.mr = NULL;
+		it->sg_nents = 0;
+		it->remote_inv = false;
+		return;
+	}
 	if (it->reg.mr) {
 		if (!it->cmd_sent) {
 			/* registration never posted: nothing to invalidate */

@@ -139,6 +139,9 @@ enum {
  * @rx:            full-feature receive ring, allocated at conn start
  * @err_cqe:       completion of unsignaled or error-only work requests
  * @stats:         per-connection counters
+ * @entry:         link in iser_conns, under iser_conns_mutex
+ * @removing:      device removal is tearing this connection down; under
+ *                 iser_conns_mutex
  */
 struct iser_conn {
 	struct iscsi_endpoint	*ep;
@@ -164,6 +167,8 @@ struct iser_conn {
 	struct iser_rx_ring	rx;
 	struct ib_cqe		err_cqe;
 	struct rdi_stats	stats;
+	struct list_head	entry;
+	bool			removing;
 };
 
 /**
@@ -235,6 +240,9 @@ static inline struct iscsi_task *iser_task_to_iscsi(struct iser_task *it)
 }
 
 /* conn.c */
+extern struct list_head iser_conns;
+extern struct mutex iser_conns_mutex;
+void iser_conn_free_hw(struct iser_conn *ic);
 void iser_set_state(struct iser_conn *ic, enum iser_conn_state state);
 struct iser_conn *iser_conn_alloc(void);
 int iser_conn_create_qp(struct iser_conn *ic);
@@ -246,6 +254,11 @@ int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
 		       unsigned int nr, u32 data_len);
 void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring);
 int iser_post_recv(struct iser_rx_desc *desc);
+
+/* device.c */
+extern wait_queue_head_t iser_unbind_wq;
+int iser_client_register(void);
+void iser_client_unregister(void);
 
 /* ep.c */
 struct iscsi_endpoint *iser_ep_connect(struct Scsi_Host *shost,

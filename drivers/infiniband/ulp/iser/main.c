@@ -40,19 +40,27 @@ static int __init iser_init(void)
 		pr_err("max_sectors must be >= 8 and rx_data_max >= 512\n");
 		return -EINVAL;
 	}
+	ret = iser_client_register();
+	if (ret)
+		return ret;
 	ret = iser_transport_register();
 	if (ret) {
 		pr_err("cannot register the iser transport: %d\n", ret);
-		return ret;
+		goto err_unregister_client;
 	}
 	pr_info("iSER (iSCSI Extensions for RDMA) initiator, version %s\n",
 		RDI_VERSION);
 	return 0;
+
+err_unregister_client:
+	iser_client_unregister();
+	return ret;
 }
 
 static void __exit iser_exit(void)
 {
 	iser_transport_unregister();
+	iser_client_unregister();
 }
 
 module_init(iser_init);

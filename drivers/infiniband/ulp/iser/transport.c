@@ -272,11 +272,15 @@ static void iser_conn_unbind(struct iscsi_conn *conn)
 	if (!ic)
 		return;
 	mutex_lock(&ic->state_mutex);
-	iser_dout_free(ic, conn->session);
-	iser_unmap_tasks(ic, conn->session);
+	/* after device removal the mappings went with the device */
+	if (ic->qp) {
+		iser_dout_free(ic, conn->session);
+		iser_unmap_tasks(ic, conn->session);
+	}
 	WRITE_ONCE(ic->iscsi_conn, NULL);
 	conn->dd_data = NULL;
 	mutex_unlock(&ic->state_mutex);
+	wake_up(&iser_unbind_wq);
 	iser_conn_put(ic);
 }
 
@@ -344,8 +348,17 @@ static void iser_cleanup_task(struct iscsi_task *task)
 {
 	struct iser_task *it = task->dd_data;
 
-	if (!task->sc || !it->conn)
+	struct scsi_cmnd *sc = task->sc;
+	enum rdi_stat dir;
+
+	if (!sc || !it->conn)
 		return;
+	if (it->cmd_sent && sc->sc_data_direction != DMA_NONE) {
+		dir = sc->sc_data_direction == DMA_TO_DEVICE ?
+		      RDI_STAT_WRITE_BYTES : RDI_STAT_READ_BYTES;
+		rdi_stat_add(&it->conn->stats, dir,
+			     scsi_bufflen(sc) - scsi_get_resid(sc));
+	}
 	iser_data_release(it->conn, it);
 	it->cmd_sent = false;
 }

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+/*
+ * RDMA device removal. ib_iser is an ib_client so that an ib_device going
+ * away (rdma link delete, driver unbind) takes our connections on it down
+ * before the device, its PD and its CQ pool disappear, with or without
+ * iscsid running:
+ *   1. report a connection failure: scsi_transport_iscsi's cleanup work
+ *      then unbinds the connection, disconnects the endpoint and stops the
+ *      connection on its own, which frees every task's registration;
+ *   2. wait (bounded) for that unbind;
+ *   3. terminate and free the connection's device resources; the
+ *      connection object lives on until its endpoint is disconnected.
+ * Sessions then recover through another device or fail after their
+ * replacement timeout, as for any other connection loss.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/wait.h>
+
+#include "iser.h"
+
+#define ISER_REMOVE_UNBIND_TIMEOUT	(30 * HZ)
+
+/* Woken whenever a connection is unbound from its iscsi_conn. */
+DECLARE_WAIT_QUEUE_HEAD(iser_unbind_wq);
+
+static struct iser_conn *iser_next_victim(struct ib_device *ibdev)
+{
+	struct iser_conn *ic;
+
+	mutex_lock(&iser_conns_mutex);
+	list_for_each_entry(ic, &iser_conns, entry) {
+		if (ic->removing || !ic->dev || ic->dev->ib_dev != ibdev)
+			continue;
+		ic->removing = true;
+		kref_get(&ic->ref);
+		mutex_unlock(&iser_conns_mutex);
+		return ic;
+	}
+	mutex_unlock(&iser_conns_mutex);
+	return NULL;
+}
+
+static void iser_remove_one(struct ib_device *ibdev, void *client_data)
+{
+	struct iser_conn *ic;
+
+	while ((ic = iser_next_victim(ibdev))) {
+		dev_info(&ibdev->dev, "device removal: closing connection\n");
+		iser_conn_error(ic);
+		if (!wait_event_timeout(iser_unbind_wq,
+					!READ_ONCE(ic->iscsi_conn),
+					ISER_REMOVE_UNBIND_TIMEOUT))
+			dev_warn(&ibdev->dev,
+				 "connection still bound after 30 s, freeing anyway\n");
+		mutex_lock(&ic->state_mutex);
+		iser_conn_terminate(ic);
+		mutex_unlock(&ic->state_mutex);
+		iser_conn_free_hw(ic);
+		iser_conn_put(ic);
+	}
+}
+
+static struct ib_client iser_client = {
+	.name	= "ib_iser",
+	.remove	= iser_remove_one,
+};
+
+/**
+ * iser_client_register() - watch RDMA devices for removal
+ *
+ * Return: 0 or a negative errno.
+ */
+int iser_client_register(void)
+{
+	return ib_register_client(&iser_client);
+}
+
+/**
+ * iser_client_unregister() - undo iser_client_register()
+ */
+void iser_client_unregister(void)
+{
+	ib_unregister_client(&iser_client);
+}
