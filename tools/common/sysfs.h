@@ -23,7 +23,12 @@ int sysfs_link_name(const char *dir, const char *attr, char *buf, size_t len);
 
 /**
  * sysfs_for_each - call @fn for each entry of @dir whose name starts with @prefix
- * @fn returns 0 to continue, anything else stops the walk and is returned.
+ * @dir: directory to list; a missing one has no entries
+ * @prefix: name prefix to select, "" for all (names starting with '.' never)
+ * @fn: called with the entry's path and name; 0 continues, anything else
+ *	stops the walk and is returned
+ * @arg: passed to @fn
+ *
  * Entries are visited in natural order (host2 before host10).
  */
 int sysfs_for_each(const char *dir, const char *prefix,

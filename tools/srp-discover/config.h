@@ -17,6 +17,12 @@
 
 /**
  * struct srp_rule - one a/d line; an empty field matches anything
+ * @allow: an 'a' line
+ * @id_ext: hex digits the target's id_ext must equal
+ * @ioc_guid: hex digits the IOC GUID must equal
+ * @dgid: 32 hex digits the target port GID must equal
+ * @service_id: hex digits the service id must equal
+ * @pkey: hex digits the partition key must equal
  * @options: ",key=value" list appended to the add_target line (allow rules)
  */
 struct srp_rule {
@@ -38,8 +44,13 @@ struct srp_config {
 
 /**
  * srp_config_parse_line - add one line of a configuration file to @cfg
- * Comments ('#') and blank lines are ignored. Returns 0, -EINVAL with a
- * reason in @err, or -ENOMEM.
+ * @cfg: configuration to extend
+ * @line: the line, with or without its newline
+ * @err: where to say what is wrong with it
+ * @errlen: size of @err
+ *
+ * Comments ('#') and blank lines are ignored.
+ * Return: 0, -EINVAL with a reason in @err, or -ENOMEM.
  */
 int srp_config_parse_line(struct srp_config *cfg, const char *line,
 			  char *err, size_t errlen);

@@ -24,10 +24,16 @@ typedef int (*srp_found_fn)(const struct srp_target_port *t, void *arg);
 
 /**
  * srp_discover - query the DM agent at @path and report its SRP services
+ * @dm: open DM client on the local port of @path
+ * @path: where the target port is
  * @verbose: when non-NULL, an ibsrpdm-like description goes there
  * @found: called for each SRP target port (a non-zero return stops the walk)
- * Returns SRP_OK if at least one SRP target port was found, else the class
- * of the failure with its explanation in @err.
+ * @arg: passed to @found
+ * @err: explanation of a failure
+ * @errlen: size of @err
+ *
+ * Return: SRP_OK if at least one SRP target port was found, else the class
+ * of the failure.
  */
 enum srp_result srp_discover(struct dm_client *dm, const struct srp_path *path,
 			     FILE *verbose, srp_found_fn found, void *arg,

@@ -123,7 +123,14 @@ void dm_close(struct dm_client *dm);
 
 /**
  * dm_get - send Get(@attr_id, @attr_mod) to @dest and copy the answer's data
- * Returns 0, -ETIMEDOUT when nothing answered within timeout × (retries + 1),
+ * @dm: open client
+ * @dest: target port
+ * @attr_id: DM attribute (enum dm_attr)
+ * @attr_mod: attribute modifier
+ * @data: where the attribute's data goes
+ * @len: its size (at most the 192 data bytes of a DM MAD)
+ *
+ * Return: 0, -ETIMEDOUT when nothing answered within timeout x (retries + 1),
  * -EPROTO when the answer had a non-zero status (left in @dm->status), or
  * another negative errno from libibumad.
  */

@@ -25,6 +25,7 @@ enum srp_peer_kind {
 /**
  * struct srp_peer - a target port as the user named it
  * @spec: the text it was parsed from
+ * @kind: named by address or by GID
  * @addr: IP address with the RDMA/CM port (SRP_PEER_ADDR)
  * @gid: GID in network byte order (SRP_PEER_GID)
  * @cm_port: RDMA/CM port to log in to
@@ -58,8 +59,12 @@ struct srp_path {
 };
 
 /**
- * srp_peer_parse - parse "IPv4[:port]", "[IPv6[%scope]]:port", "IPv6" or
- * "gid:GID"; the RDMA/CM port defaults to @cm_port. Returns 0 or -EINVAL.
+ * srp_peer_parse - parse a target port's name
+ * @p: result
+ * @spec: "IPv4[:port]", "[IPv6[%scope]]:port", "IPv6" or "gid:GID"
+ * @cm_port: RDMA/CM port when @spec has none
+ *
+ * Return: 0 or -EINVAL.
  */
 int srp_peer_parse(struct srp_peer *p, const char *spec, uint16_t cm_port);
 
@@ -71,10 +76,17 @@ void srp_mac_to_ll_gid(const uint8_t mac[6], uint8_t gid[16]);
 
 /**
  * srp_peer_resolve - find the local port and the addresses to reach @p
- * @ibdev, @port: local port to use; required for a GID peer, checked
- *	against the result of address resolution for an IP peer (NULL/0: any)
+ * @p: the peer
+ * @ibdev: local device to use (NULL: any); required for a GID peer, checked
+ *	against the result of address resolution for an IP peer
+ * @port: local port number to use (0: any)
  * @src: source address for address resolution, or NULL
- * Returns 0, or a negative errno with a human explanation in @err.
+ * @timeout_ms: how long address and route resolution may take
+ * @path: result
+ * @err: human explanation of a failure
+ * @errlen: size of @err
+ *
+ * Return: 0 or a negative errno.
  */
 int srp_peer_resolve(const struct srp_peer *p, const char *ibdev, int port,
 		     const struct sockaddr *src, int timeout_ms,

@@ -51,8 +51,14 @@ struct srp_scan_stats {
 
 /**
  * srp_scan_peer - resolve @p, query it and print and/or log in
+ * @o: options
+ * @p: the target port
  * @out: where add_target lines go, or NULL to print nothing
- * Returns the class of the first failure, with its explanation in @err.
+ * @st: what the scan did
+ * @err: explanation of the first failure
+ * @errlen: size of @err
+ *
+ * Return: SRP_OK or the class of the first failure.
  */
 enum srp_result srp_scan_peer(const struct srp_opts *o,
 			      const struct srp_peer *p, FILE *out,
@@ -61,7 +67,15 @@ enum srp_result srp_scan_peer(const struct srp_opts *o,
 
 /**
  * srp_scan_path - query the target port at @path, print and/or log in
+ * @o: options
+ * @path: where the target port is
  * @label: how to name the target port in messages
+ * @out: where add_target lines go, or NULL to print nothing
+ * @st: what the scan did
+ * @err: explanation of the first failure
+ * @errlen: size of @err
+ *
+ * Return: SRP_OK or the class of the first failure.
  */
 enum srp_result srp_scan_path(const struct srp_opts *o,
 			      const struct srp_path *path, const char *label,

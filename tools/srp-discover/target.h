@@ -59,7 +59,12 @@ struct srp_line_opts {
 
 /**
  * srp_format_line - build the add_target line for @t, without newline
- * Returns the length, or -ENOSPC when it would exceed SRP_LINE_MAX or @len.
+ * @t: the target port
+ * @o: what to add to the identification
+ * @buf: result
+ * @len: size of @buf
+ *
+ * Return: the length, or -ENOSPC when it would exceed SRP_LINE_MAX or @len.
  */
 int srp_format_line(const struct srp_target_port *t,
 		    const struct srp_line_opts *o, char *buf, size_t len);
