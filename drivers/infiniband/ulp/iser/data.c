@@ -8,9 +8,9 @@
  *      SEND that advertises its rkey.
  *
  * Invalidation is never left for later: the target invalidates the rkey
- * with Send with Invalidate when it offered to, otherwise we post a
- * LOCAL_INV as soon as the task completes, before the SCSI command is
- * handed back to the midlayer.
+ * with Send with Invalidate when it offered to; otherwise the SCSI response
+ * waits for our LOCAL_INV to complete before libiscsi sees it, so no rkey
+ * is valid once its command has completed.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -126,9 +126,10 @@ err_unmap:
  * @ic: connection the command went out on
  * @it: task, completed or failed
  *
- * An rkey the target did not invalidate is invalidated locally right away
- * while the connection is up; once the QP is drained, no access through it
- * is possible any more. The MR goes back to the pool at once: the LOCAL_INV
+ * Normally the rkey is invalid by now (see iser_rx_done()). A task that
+ * ends otherwise (abort, timeout) gets its LOCAL_INV here while the
+ * connection is up; once the QP is drained, no access through the rkey is
+ * possible any more. The MR goes back to the pool at once: a LOCAL_INV
  * precedes any later REG_MR of it on the same send queue.
  *
  * Context: atomic, libiscsi task cleanup.
@@ -141,15 +142,16 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 		/* device removed: MRs and mappings are gone with it */
 		it->reg.mr = NULL;
 		it->sg_nents = 0;
-		it->remote_inv = false;
+		it->invalidated = false;
 		return;
 	}
 	if (it->reg.mr) {
-		if (!it->cmd_sent) {
-			/* registration never posted: nothing to invalidate */
-		} else if (it->remote_inv) {
-			rdi_stat_add(&ic->stats, RDI_STAT_REMOTE_INVS, 1);
-		} else if (!test_bit(ISER_CONN_F_ERROR, &ic->flags)) {
+		/*
+		 * Not sent: nothing to invalidate. Invalidated: by the target,
+		 * or by the LOCAL_INV the response waited for.
+		 */
+		if (it->cmd_sent && !it->invalidated &&
+		    !test_bit(ISER_CONN_F_ERROR, &ic->flags)) {
 			struct ib_send_wr *wr;
 
 			wr = rdi_reg_inv_wr(&it->reg, &ic->err_cqe);
@@ -166,5 +168,5 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 				scsi_sg_count(sc), it->dma_dir);
 		it->sg_nents = 0;
 	}
-	it->remote_inv = false;
+	it->invalidated = false;
 }

@@ -79,6 +79,9 @@ enum iser_conn_state {
  * @sge:      headers, data
  * @wr:       the receive work request
  * @cqe:      completion, iser_rx_done()
+ * @inv_cqe:  completion of the local invalidation a SCSI response waits
+ *            for before it is handed to libiscsi
+ * @pdu:      the received PDU while it waits
  */
 struct iser_rx_desc {
 	struct iser_conn	*conn;
@@ -88,6 +91,8 @@ struct iser_rx_desc {
 	struct ib_sge		sge[2];
 	struct ib_recv_wr	wr;
 	struct ib_cqe		cqe;
+	struct ib_cqe		inv_cqe;
+	struct iser_rx_pdu	pdu;
 };
 
 /**
@@ -211,7 +216,7 @@ struct iser_dout {
  * @sg_nents:     DMA-mapped scatter entries, 0 when nothing is mapped
  * @dma_dir:      direction of that mapping
  * @reg:          fast registration of the data buffer
- * @remote_inv:   the target invalidated @reg with Send with Invalidate
+ * @invalidated:  @reg's rkey is invalid, or its LOCAL_INV is posted
  * @cmd_sent:     the SCSI command PDU has been posted
  * @dout:         unsolicited Data-Out PDUs, @nr_dout of them
  * @nr_dout:      size of @dout, 0 when the session sends none
@@ -227,7 +232,7 @@ struct iser_task {
 	int			sg_nents;
 	enum dma_data_direction	dma_dir;
 	struct rdi_reg		reg;
-	bool			remote_inv;
+	bool			invalidated;
 	bool			cmd_sent;
 	struct iser_dout	*dout;
 	unsigned int		nr_dout;

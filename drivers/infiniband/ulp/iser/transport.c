@@ -338,7 +338,7 @@ static int iser_init_task(struct iscsi_task *task)
 
 	it->conn = NULL;
 	it->cmd_sent = false;
-	it->remote_inv = false;
+	it->invalidated = false;
 	it->sg_nents = 0;
 	it->reg.mr = NULL;
 	return 0;

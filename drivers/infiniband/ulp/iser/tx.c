@@ -140,7 +140,7 @@ static int iser_send_dout(struct iser_conn *ic, struct iscsi_task *task,
 	d->sge[0].addr = d->hdrs_dma;
 	d->sge[0].length = ISER_HDRS_LEN;
 	d->sge[0].lkey = ic->dev->pd->local_dma_lkey;
-	d->sge[1].addr = it->reg.mr->iova + r2t->data_offset;
+	d->sge[1].addr = it->reg.mr->iova + be32_to_cpu(bhs->offset);
 	d->sge[1].length = r2t->data_count;
 	d->sge[1].lkey = it->reg.mr->lkey;
 	d->cqe.done = iser_dout_done;

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# iSER without remote invalidation (ours: remote_invalidate=0): every rkey
+# is invalidated locally before its command completes; fio verify passes
+# and the counters show one local invalidation per registration.
+source /lab/lib-iser.sh
+
+lab_net_up
+lab_iser_target_up 2
+lab_iscsid_up
+if [ "$DRIVER" = ours ]; then
+	check "ib_iser loads with remote_invalidate=0" lab_iser_load remote_invalidate=0
+else
+	check "ib_iser loads" lab_iser_load
+fi
+check "login on $IP0" iser_login $IP0
+check "2 disks on $IP0" iser_wait_disks $IP0 2
+disk=$(iser_disks $IP0 | head -1)
+check "fio verify randrw QD32" lab_fio_verify "$disk" --iodepth=32 --bsrange=4k-128k
+if [ "$DRIVER" = ours ]; then
+	regs=$(iser_stat regs)
+	lab_note "regs $regs invs $(iser_stat invs) remote $(iser_stat remote_invs)"
+	check "no remote invalidation negotiated" test "$(iser_stat remote_invs)" = 0
+	check "one local invalidation per registration" test "$(iser_stat invs)" = "$regs"
+	check "registrations counted" test "$regs" -gt 0
+fi
+check "logout" iser_logout $IP0
+check "ib_iser unloads after logout" iser_unload
