@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * srp-fake-target: a tiny read-only in-memory SCSI disk (LUN 0).
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+#ifndef FAKE_SCSI_H
+#define FAKE_SCSI_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define LUN_BLOCK	512
+#define LUN_BLOCKS	2048
+#define LUN_BYTES	(LUN_BLOCK * LUN_BLOCKS)
+#define SENSE_LEN	18
+#define SMALL_DATA_MAX	512
+
+/**
+ * struct scsi_result - what a command returns
+ * @status:   SCSI status
+ * @sense:    fixed-format sense data when @status is CHECK CONDITION
+ * @data:     data-in bytes (points into the LUN or into @small)
+ * @data_len: how many
+ * @small:    room for short replies (INQUIRY, READ CAPACITY, ...)
+ */
+struct scsi_result {
+	uint8_t		status;
+	uint8_t		sense[SENSE_LEN];
+	const uint8_t	*data;
+	uint32_t	data_len;
+	uint8_t		small[SMALL_DATA_MAX];
+};
+
+#define SAM_GOOD		0x00
+#define SAM_CHECK_CONDITION	0x02
+
+extern uint8_t lun_data[LUN_BYTES];
+
+void scsi_exec(const uint8_t *lun, const uint8_t *cdb, int data_out,
+	       struct scsi_result *r);
+void scsi_sense(struct scsi_result *r, uint8_t key, uint8_t asc,
+		uint8_t ascq);
+
+#endif /* FAKE_SCSI_H */

@@ -1,0 +1,171 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Hostile-target helpers (sourced after /lab/lib.sh): run srp-fake-target
+# (tests/fake-target/) on rxe0 at port $FAKE_PORT in one of its modes, log
+# in to it, and look at what the initiator said about it in dmesg.
+. /lab/lib-srp.sh
+
+FAKE_PORT=5556
+FAKE_ID=0x0002c903000fa4e0
+FAKE_LOG=/tmp/srp-fake-target.log
+FAKE_PID=
+# The fake target: the lab's tools directory, or FAKE_BIN from the caller.
+: "${FAKE_BIN:=/lab/tools/srp-fake-target}"
+
+# hostile_have_fake: the fake target binary is there and runs.
+hostile_have_fake() {
+	[ -x "$FAKE_BIN" ] && "$FAKE_BIN" -h 2>&1 | grep -q '^usage'
+}
+
+# hostile_fake_start MODE [OPTIONS...]: (re)start the fake target.
+hostile_fake_start() {
+	local mode=$1
+	shift
+	hostile_fake_stop
+	: > $FAKE_LOG
+	"$FAKE_BIN" -a $IP0 -p $FAKE_PORT "$@" "$mode" >> $FAKE_LOG 2>&1 &
+	FAKE_PID=$!
+	lab_wait 20 grep -q '^LISTEN' $FAKE_LOG || {
+		lab_note "srp-fake-target $mode did not start:"
+		sed 's/^/    /' $FAKE_LOG
+		return 1
+	}
+}
+
+# hostile_fake_stop: stop the fake target (it disconnects its channels).
+hostile_fake_stop() {
+	[ -n "$FAKE_PID" ] || return 0
+	kill "$FAKE_PID" 2>/dev/null
+	wait "$FAKE_PID" 2>/dev/null
+	FAKE_PID=
+}
+
+# hostile_fake_saw REGEX [SECS]: the fake target logged a line matching
+# REGEX (extended), waiting up to SECS (default 10) seconds for it.
+hostile_fake_saw() {
+	lab_wait "${2:-10}" grep -Eq "$1" $FAKE_LOG || {
+		echo "fake target log has no /$1/:"
+		tail -20 $FAKE_LOG
+		return 1
+	}
+}
+
+# hostile_fake_count REGEX: how many lines of the fake target log match.
+hostile_fake_count() {
+	grep -Ec "$1" $FAKE_LOG
+}
+
+# hostile_target_string [EXTRA]: the add_target string for the fake target.
+hostile_target_string() {
+	echo "id_ext=$FAKE_ID,ioc_guid=$FAKE_ID,dest=$IP0:$FAKE_PORT,ch_count=1${1:+,$1}"
+}
+
+# hostile_mark: remember where dmesg ends, for hostile_dmesg_since.
+HOSTILE_MARK=0
+hostile_mark() {
+	HOSTILE_MARK=$(dmesg | wc -l)
+}
+
+# hostile_dmesg_has REGEX: a kernel message since hostile_mark matches.
+hostile_dmesg_has() {
+	dmesg | tail -n +$((HOSTILE_MARK + 1)) | grep -Eq "$1" && return 0
+	echo "no kernel message /$1/ since the mark; got:"
+	dmesg | tail -n +$((HOSTILE_MARK + 1)) | tail -15
+	return 1
+}
+
+# hostile_no_hosts: no ib_srp SCSI host and no SRP rport is left.
+hostile_no_hosts() {
+	local h
+	h=$(lab_srp_hosts)
+	[ -z "$h" ] || { echo "SRP hosts left: $h"; return 1; }
+	[ -z "$(ls /sys/class/srp_remote_ports/ 2>/dev/null)" ] || {
+		echo "rports left: $(ls /sys/class/srp_remote_ports/)"; return 1; }
+}
+
+# hostile_login_fails MODE ERRTEXT REASON_REGEX [EXTRA]: with the fake
+# target in MODE, writing add_target fails with the strerror text ERRTEXT,
+# the kernel log says why (REASON_REGEX) and nothing is left behind. One
+# check per property, named after MODE.
+hostile_login_fails() {
+	local mode=$1 err=$2 why=$3 extra=$4
+	hostile_fake_start "$mode" || { fail "$mode: fake target starts"; return; }
+	hostile_mark
+	check "$mode: add_target fails with '$err'" \
+		srp_add_target_errno 0 "$err" "$(hostile_target_string "$extra")"
+	check "$mode: kernel log says why" hostile_dmesg_has "$why"
+	check "$mode: no SCSI host or rport left" hostile_no_hosts
+	hostile_fake_stop
+}
+
+# hostile_login MODE [FAKE OPTIONS...]: start the fake target in MODE, log
+# in (one channel, reconnect_delay 2 s); sets HOSTILE_HOST and HOSTILE_DEV
+# (the LUN's sdX). Records no check; returns non-zero on failure.
+HOSTILE_HOST=
+HOSTILE_DEV=
+hostile_login() {
+	local before h
+	HOSTILE_HOST=
+	HOSTILE_DEV=
+	hostile_fake_start "$@" || return 1
+	before=$(lab_srp_hosts)
+	hostile_mark
+	srp_add_target_ok 0 "$(hostile_target_string)" || return 1
+	for h in $(lab_srp_hosts); do
+		echo "$before" | grep -qx "$h" || HOSTILE_HOST=$h
+	done
+	[ -n "$HOSTILE_HOST" ] || return 1
+	echo 2 > /sys/class/srp_remote_ports/port-$HOSTILE_HOST:1/reconnect_delay
+	srp_wait_disks "$HOSTILE_HOST" 1 || return 1
+	HOSTILE_DEV=$(lab_host_disks "$HOSTILE_HOST" | head -1)
+	[ -n "$HOSTILE_DEV" ]
+}
+
+# hostile_logout: delete the fake target's rport, stop the fake target.
+hostile_logout() {
+	local ret=0
+	if [ -n "$HOSTILE_HOST" ] && [ -e /sys/class/scsi_host/host$HOSTILE_HOST ]; then
+		srp_logout "$HOSTILE_HOST" || ret=1
+	fi
+	hostile_fake_stop
+	HOSTILE_HOST=
+	HOSTILE_DEV=
+	return $ret
+}
+
+# hostile_trigger [SECS]: send the vendor-specific CDB (0xc0) the fake
+# target lies about, with a SCSI timeout of SECS (default 8). Returns
+# sg_raw's exit status.
+hostile_trigger() {
+	timeout 120 sg_raw -t "${1:-8}" /dev/$HOSTILE_DEV c0 00 00 00 00 00 >/tmp/sg_raw.out 2>&1
+}
+
+# hostile_read_ok: the LUN still reads correctly: block 5 begins with its
+# LBA (the fake target's pattern), read with O_DIRECT.
+hostile_read_ok() {
+	local got
+	got=$(timeout 90 dd if=/dev/$HOSTILE_DEV bs=512 skip=5 count=1 iflag=direct status=none |
+		head -c 8 | od -An -tx1 | tr -d ' \n')
+	[ "$got" = 0000000000000005 ] || { echo "block 5 starts with '$got'"; return 1; }
+}
+
+# hostile_usable: the host answers TEST UNIT READY and reads correctly.
+hostile_usable() {
+	timeout 90 sg_turs /dev/$HOSTILE_DEV && hostile_read_ok
+}
+
+# hostile_rport_running: the rport is back to running (after a reconnect).
+hostile_rport_running() {
+	grep -qx running /sys/class/srp_remote_ports/port-$HOSTILE_HOST:1/state
+}
+
+# hostile_pattern_ok BLOCKS: the first BLOCKS blocks of the LUN, read with
+# O_DIRECT in 64 KiB requests, each begin with their LBA.
+hostile_pattern_ok() {
+	timeout 120 dd if=/dev/$HOSTILE_DEV bs=64k count=$(($1 / 128)) iflag=direct status=none |
+		od -An -v -tx1 -w512 |
+		awk '{ s = $1 $2 $3 $4 $5 $6 $7 $8
+		       if (s != sprintf("%016x", NR - 1)) { print "block " NR - 1 ": " s; bad = 1; exit }
+		       n = NR }
+		     END { if (bad || n != '"$1"') { print n " blocks read"; exit 1 } }'
+}

@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# SRP login against a target that rejects or lies (tests/fake-target/):
+# every SRP_LOGIN_REJ reason, the IT IU length fallback, a CM reject, no
+# listener, no answer at all, and SRP_LOGIN_RSPs with impossible values.
+# Each failed add_target write must fail with the errno named in
+# tests/fake-target/README.md, say why in one kernel log line, and leave no
+# SCSI host or rport behind; the module must unload at the end.
+. /lab/lib-hostile.sh
+
+lab_net_up
+check "ib_srp loads" lab_srp_load
+check "srp-fake-target is in the payload" hostile_have_fake || return 0
+
+# Nobody listens on the port: the CM rejects the REQ.
+hostile_mark
+check "no listener: add_target fails with 'Connection refused'" \
+	srp_add_target_errno 0 "Connection refused" \
+	"id_ext=$FAKE_ID,ioc_guid=$FAKE_ID,dest=$IP0:5557,ch_count=1"
+check "no listener: kernel log says rejected" hostile_dmesg_has "rejected"
+check "no listener: no SCSI host or rport left" hostile_no_hosts
+
+for m in unable:0x00010000 resources:0x00010001 associate:0x00010003 \
+	 fmt:0x00010004 multichan:0x00010005 chlimit:0x00010006 \
+	 unknown:0x0001abcd; do
+	hostile_login_fails "rej-${m%%:*}" "Connection refused" \
+		"SRP_LOGIN_REJ: .*reason ${m#*:}"
+done
+
+# IT IU length too large: one retry with a smaller IU, then give up.
+hostile_login_fails rej-iu "Connection refused" "retrying login with IT IU length"
+check "rej-iu: exactly two login requests" test "$(hostile_fake_count '^LOGIN_REQ')" -eq 2
+l1=$(sed -n 's/^LOGIN_REQ n=1 it_iu_len=\([0-9]*\).*/\1/p' $FAKE_LOG)
+l2=$(sed -n 's/^LOGIN_REQ n=2 it_iu_len=\([0-9]*\).*/\1/p' $FAKE_LOG)
+check "rej-iu: the retry asks for a smaller IT IU ($l1 -> $l2)" test "${l2:-0}" -lt "${l1:-0}"
+if hostile_login rej-iu-once; then
+	pass "rej-iu-once: login succeeds on the retry"
+	l1=$(sed -n 's/^LOGIN_REQ n=1 it_iu_len=\([0-9]*\).*/\1/p' $FAKE_LOG)
+	l2=$(sed -n 's/^LOGIN_REQ n=2 it_iu_len=\([0-9]*\).*/\1/p' $FAKE_LOG)
+	check "rej-iu-once: the retry asks for a smaller IT IU ($l1 -> $l2)" test "${l2:-0}" -lt "${l1:-0}"
+	check "rej-iu-once: the LUN reads correctly" hostile_usable
+else
+	fail "rej-iu-once: login succeeds on the retry"
+fi
+check "rej-iu-once: logout" hostile_logout
+
+hostile_login_fails cm-reject "Connection refused" "rejected"
+hostile_login_fails silent "Connection timed out" "no answer to the login request"
+
+for m in rsp-opcode rsp-empty rsp-reqlim0 rsp-reqlim-neg rsp-ti0 rsp-it-tiny; do
+	hostile_login_fails $m "Protocol error" "malformed SRP_LOGIN_RSP"
+done
+
+check "no SRP hosts at the end" hostile_no_hosts
+check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp

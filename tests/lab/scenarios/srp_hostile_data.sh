@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# SRP data phase against a target that lies (tests/fake-target/): the fake
+# target serves a small read-only LUN correctly and lies only in its answer
+# to one vendor-specific command (sg_raw CDB c0) - or, where said, to the
+# LUN scan or to every command. For each lie: the affected command fails
+# (or succeeds, when the lie was harmless) with a clear kernel log line,
+# the host stays usable or reconnects, and logout leaves nothing behind.
+# Expectations per mode: tests/fake-target/README.md.
+. /lab/lib-hostile.sh
+
+lab_net_up
+check "ib_srp loads" lab_srp_load
+check "srp-fake-target is in the payload" hostile_have_fake || return 0
+
+# hostile_case MODE ok|fails DMESG_REGEX [FAKE_REGEX]: log in to the fake
+# target in MODE, send the trigger, check its outcome, the kernel log line,
+# what the fake target saw, that the LUN is still usable, and logout.
+hostile_case() {
+	local mode=$1 want=$2 why=$3 saw=$4 rc
+	if ! hostile_login "$mode"; then
+		fail "$mode: login"
+		hostile_logout
+		return
+	fi
+	hostile_trigger
+	rc=$?
+	if [ $want = ok ]; then
+		check "$mode: the lied-about command succeeds" test $rc -eq 0
+	else
+		check "$mode: the lied-about command fails (sg_raw rc=$rc)" test $rc -ne 0
+	fi
+	check "$mode: fake target told the lie" hostile_fake_saw "^LIE $mode"
+	[ -n "$why" ] && check "$mode: kernel log says so" hostile_dmesg_has "$why"
+	[ -n "$saw" ] && check "$mode: fake target saw /$saw/" hostile_fake_saw "$saw" 30
+	check "$mode: rport running" lab_wait 60 hostile_rport_running
+	check "$mode: LUN still usable" hostile_usable
+	check "$mode: logout" hostile_logout
+	check "$mode: no SCSI host or rport left" hostile_no_hosts
+}
+
+hostile_case ok ok ""
+hostile_case drop fails "" "^TSK_MGMT .*func=0x1"
+hostile_case sense-overflow fails "malformed SRP_RSP"
+hostile_case resp-overflow fails "malformed SRP_RSP"
+hostile_case truncated fails "malformed SRP_RSP \(20 bytes\)"
+hostile_case tag-high fails "SRP_RSP for unknown or completed tag 0xdead"
+hostile_case tag-other fails "SRP_RSP for unknown or completed tag"
+hostile_case dup ok "SRP_RSP for unknown or completed tag"
+hostile_case bad-opcode ok "unexpected IU type 0x55"
+hostile_case aer ok "asynchronous event for LUN 0" "^AER_RSP .*tag=0x4145520000000001"
+hostile_case cred-req ok "" "^CRED_RSP .*tag=0x4352454400000001"
+hostile_case t-logout fails "target logged out" "^LOGIN_REQ n=2"
+hostile_case disconnect fails "disconnected by the target" "^LOGIN_REQ n=2"
+hostile_case oversize fails "RECV failed" "^LOGIN_REQ n=2"
+
+# An unknown IU before every response, under reads: the data stays right.
+if hostile_login bad-opcode -o any -n -1; then
+	pass "bad-opcode on every command: login and LUN scan"
+	check "bad-opcode on every command: 1 MiB read matches the pattern" hostile_pattern_ok 2048
+else
+	fail "bad-opcode on every command: login and LUN scan"
+fi
+check "bad-opcode on every command: logout" hostile_logout
+
+# A lie during the LUN scan: the first INQUIRY gets a malformed SRP_RSP;
+# the scan retries it after its timeout and still finds the LUN.
+if hostile_login sense-overflow -o 0x12 -n 1; then
+	pass "sense-overflow on the scan's INQUIRY: LUN found after the retry"
+else
+	fail "sense-overflow on the scan's INQUIRY: LUN found after the retry"
+fi
+check "sense-overflow on the scan's INQUIRY: kernel log says so" hostile_dmesg_has "malformed SRP_RSP"
+check "sense-overflow on the scan's INQUIRY: logout" hostile_logout
+
+check "no SRP hosts at the end" hostile_no_hosts
+check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
