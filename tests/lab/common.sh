@@ -21,6 +21,32 @@ lab_mirror() {
 	echo "$uri"
 }
 
+lab_host_release() { . /etc/os-release && echo "$VERSION_CODENAME"; }
+
+# lab_apt apt-get|apt-cache ARGS...: apt for the lab's release. The host's
+# own release uses the host's apt; another release (e.g. trixie on a
+# bookworm host) gets a private apt state under the cache, fed from the same
+# archive, refreshed at most daily.
+lab_apt() {
+	local tool=$1 dir
+	shift
+	if [ "$LAB_RELEASE" = "$(lab_host_release)" ]; then
+		"$tool" "$@"
+		return
+	fi
+	dir=$LAB_CACHE/apt-$LAB_RELEASE
+	local opts=(-o "Dir::Etc::SourceList=$dir/sources.list" -o "Dir::Etc::SourceParts=-"
+		    -o "Dir::State=$dir/state" -o "Dir::Cache=$dir/cache"
+		    -o "Dir::State::status=/var/lib/dpkg/status")
+	if [ ! -f "$dir/updated" ] || [ -n "$(find "$dir/updated" -mmin +1440)" ]; then
+		mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial"
+		echo "deb $(lab_mirror) $LAB_RELEASE main" > "$dir/sources.list"
+		apt-get "${opts[@]}" update -q >&2 || lab_die "apt update for $LAB_RELEASE failed"
+		touch "$dir/updated"
+	fi
+	"$tool" "${opts[@]}" "$@"
+}
+
 lab_kver() { "$LAB_DIR/kver"; }
 
 # Cache key of the guest image: everything that goes into it.
@@ -33,4 +59,4 @@ lab_image_key() {
 	} | sha256sum | cut -c1-16
 }
 
-lab_image_dir() { echo "$LAB_CACHE/image-$(lab_image_key)"; }
+lab_image_dir() { echo "$LAB_CACHE/image-$LAB_RELEASE-$(lab_image_key)"; }
