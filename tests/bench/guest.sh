@@ -278,7 +278,12 @@ iser_down() {
 	bench_mod_unload ib_iser
 }
 
-bench_nvme_disks() { ls /sys/block | grep -E '^nvme[0-9]+n[0-9]+$'; }
+bench_nvme_disks() {
+	local b
+	for b in /sys/block/nvme*n*; do
+		[[ ${b##*/} =~ ^nvme[0-9]+n[0-9]+$ ]] && echo "${b##*/}"
+	done
+}
 
 # Live NVMe-oF controllers of our subsystem (several share one namespace
 # block device under native multipath).
@@ -378,7 +383,7 @@ bench_cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /p
 bench_fio() {
 	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 t1 t2 end dir=read rc
 	out=$BENCH_RAW/$row.$job.$rep.json
-	case $rw in *write) dir=write ;; esac
+	case $rw in *write) dir="write" ;; esac
 	fio --name="$job" --filename="$dev" --direct=1 --ioengine=libaio \
 		--rw="$rw" --bs="$bs" --numjobs="$nj" --iodepth="$qd" \
 		--group_reporting --time_based --runtime="$RUNTIME" --ramp_time="$RAMP" \
@@ -456,26 +461,43 @@ bench_row() {
 	[ $rc -eq 2 ] && bench_kill_row "$row" "$why"
 }
 
-# bench_raw_one TEST SIZE [ARGS]: one perftest run over rxe0 loopback
-# (RDMA/CM), RAW_SECS worth of iterations at a rate guessed for TCG (perftest's
-# duration mode misreads time under TCG and cannot sleep on events).
-bench_raw_one() {
-	local t=$1 size=$2 args=${3:-} out spid
-	args="$args -n $((RAW_SECS * (size >= 1048576 ? 40 : size >= 131072 ? 200 : 1500)))"
-	ib_"$t" -d $RXE0 -F -R -s "$size" $args >/dev/null 2>&1 &
+# bench_perftest TEST SIZE ITERS ARGS: one perftest client run over rxe0
+# loopback (RDMA/CM) against a server started here; prints the client's wall
+# time in seconds, keeps its output.
+bench_perftest() {
+	local t=$1 size=$2 n=$3 args=$4 spid t0 t1
+	ib_"$t" -d $RXE0 -F -R -s "$size" -n "$n" $args >/dev/null 2>&1 &
 	spid=$!
 	sleep 1
-	out=$(timeout 120 ib_"$t" -d $RXE0 -F -R -s "$size" $args "$IP0" 2>&1)
+	t0=$(bench_now)
+	timeout 120 ib_"$t" -d $RXE0 -F -R -s "$size" -n "$n" $args "$IP0" \
+		> "$BENCH_RAW/raw.$t.$size.$n.txt" 2>&1 || { kill -9 $spid 2>/dev/null; return 1; }
+	t1=$(bench_now)
 	timeout 10 tail --pid=$spid -f /dev/null
 	kill -9 $spid 2>/dev/null
-	echo "$out" > "$BENCH_RAW/raw.$t.$size${3:+.events}.txt"
-	# bw:  #bytes #iterations BW-peak BW-average[MB/s] MsgRate[Mpps]
-	# lat: #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
-	echo "$out" | awk -v t="$t" -v s="$size" '
-		$1 == s && NF >= 5 && t ~ /_bw$/ {
-			printf "{\"t\":\"raw\",\"test\":\"%s\",\"bytes\":%d,\"bw_mb\":%s,\"mpps\":%s}\n", t, s, $4, $5; exit }
-		$1 == s && NF >= 8 && t ~ /_lat$/ {
-			printf "{\"t\":\"raw\",\"test\":\"%s\",\"bytes\":%d,\"lat_typical_us\":%s,\"lat_avg_us\":%s,\"lat_p99_us\":%s}\n", t, s, $5, $6, $8; exit }'
+	awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }'
+}
+
+# bench_raw_one TEST SIZE [ARGS]: the rate of one perftest test, timed by the
+# wall clock: perftest's own figures come from the TSC and a CPU frequency
+# that mean nothing under TCG. Runs N and 3N iterations; the difference
+# cancels connection set-up, so rate = 2N / (t(3N) - t(N)). N is about
+# RAW_SECS/2 seconds of work at rates guessed for TCG.
+bench_raw_one() {
+	local t=$1 size=$2 args=${3:-} n ta tb
+	n=$((RAW_SECS * (size >= 1048576 ? 20 : size >= 131072 ? 100 : 800)))
+	[[ $t == *_lat ]] && n=$((RAW_SECS * 1000))
+	ta=$(bench_perftest "$t" "$size" "$n" "$args") || return 1
+	tb=$(bench_perftest "$t" "$size" $((3 * n)) "$args") || return 1
+	awk -v t="$t" -v s="$size" -v n="$n" -v a="$ta" -v b="$tb" 'BEGIN {
+		if (b <= a) exit
+		rate = 2 * n / (b - a)
+		printf "{\"t\":\"raw\",\"test\":\"%s\",\"bytes\":%d,\"n\":%d,\"t_n\":%.3f,\"t_3n\":%.3f,", t, s, n, a, b
+		if (t ~ /_lat$/)
+			printf "\"lat_us\":%.1f}\n", 1e6 / rate
+		else
+			printf "\"rate\":%.1f,\"bw_mib\":%.2f}\n", rate, rate * s / 1048576
+	}'
 }
 
 bench_raw() {
@@ -486,8 +508,8 @@ bench_raw() {
 			if [ -n "$r" ]; then bench_emit "$r"; else bench_na "raw" 0 "$t.$s" "perftest failed"; fi
 		done
 	done
-	# Sleeping on completion events leaves the CPU to soft-RoCE (WRITE
-	# tests cannot).
+	# One 4 KiB RDMA READ at a time; sleeping on completion events leaves
+	# the CPU to soft-RoCE.
 	r=$(bench_raw_one read_lat 4096 -e)
 	if [ -n "$r" ]; then bench_emit "$r"; else bench_na "raw" 0 "read_lat.4096" "perftest failed"; fi
 }

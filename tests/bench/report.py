@@ -104,14 +104,14 @@ def ceilings(recs):
     """Raw RDMA results by (test, bytes): the best of the variants run."""
     raw = {}
     for r in recs:
-        if r.get("t") != "raw":
+        if r.get("t") != "raw" or not ("rate" in r or "lat_us" in r):
             continue
         key = (r["test"], r["bytes"])
         old = raw.get(key)
-        if "bw_mb" in r:
-            better = not old or r["bw_mb"] > old["bw_mb"]
+        if "rate" in r:
+            better = not old or r["rate"] > old["rate"]
         else:
-            better = not old or r["lat_typical_us"] < old["lat_typical_us"]
+            better = not old or r["lat_us"] < old["lat_us"]
         if better:
             raw[key] = r
     return raw
@@ -122,14 +122,11 @@ def ceiling_of(job, raw):
     test = job["ceiling"]
     if test.endswith("_lat"):
         r = raw.get((test, 4096))
-        return r and r.get("lat_typical_us")
+        return r and r.get("lat_us")
     r = raw.get((test, job["bytes"]))
     if not r:
         return None
-    # perftest's MB is 2^20 bytes; its Mpps column is rounded too coarsely.
-    if job["headline"] == "iops":
-        return r["bw_mb"] * 2**20 / job["bytes"]
-    return r["bw_mb"]
+    return r["rate"] if job["headline"] == "iops" else r["bw_mib"]
 
 
 def pct_of_ceiling(job, value, ceil):
@@ -261,7 +258,7 @@ def summary_md(agg, jobs, out):
     L.append("")
     L.append("Throughput ÷ the perftest result of the same size over the same rxe device "
              "(reads against ib_write_bw, writes against ib_read_bw); for QD1 latency, "
-             "the ib_read_lat 4 KiB time ÷ p50.")
+             "the mean ib_read_lat 4 KiB round trip ÷ p50.")
     L.append("")
     net = [r for r in rows if r in NETWORK_ROWS or r in ("local", "loop")]
     head = ["job"] + [ROW_LABELS.get(r, r) for r in net]
@@ -325,13 +322,14 @@ def summary_md(agg, jobs, out):
     L.append("")
     trs = []
     for k, v in sorted(agg["raw"].items()):
-        if "bw_mb" in v:
-            trs.append([v["test"], str(v["bytes"]), "%.0f msg/s" % (v["bw_mb"] * 2**20 / v["bytes"]),
-                        "%.1f MiB/s" % v["bw_mb"]])
+        if "rate" in v:
+            trs.append([v["test"], str(v["bytes"]), "%.0f msg/s" % v["rate"], "%.1f MiB/s" % v["bw_mib"]])
         else:
-            trs.append([v["test"], str(v["bytes"]), "typical %.1f µs" % v["lat_typical_us"],
-                        "p99 %.1f µs" % v["lat_p99_us"]])
-    L += md_table(["test", "bytes", "rate / latency", "bandwidth / p99"], trs) if trs else \
+            trs.append([v["test"], str(v["bytes"]), "%.1f µs mean" % v["lat_us"], ""])
+    L.append("Wall-clock rates of the client, from a run of N and one of 3N messages "
+             "(2N ÷ the difference in time), so connection set-up cancels out.")
+    L.append("")
+    L += md_table(["test", "bytes", "rate / latency", "bandwidth"], trs) if trs else \
         ["(not measured)"]
     for n in agg["raw_na"]:
         L.append("- n/a: %s" % n)
@@ -350,10 +348,16 @@ def esc(s):
 def svg_plot(agg, jobs):
     """Small multiples: one horizontal bar chart per job, plus logins."""
     rows = agg["rows"]
-    pw, bar, gap, top, left = 420, 16, 4, 34, 104
-    ph = top + len(rows) * (bar + gap) + 14
+    login_items = []
+    for r in rows:
+        for n, e in sorted(agg["logins"].get(r, {}).items(), key=lambda x: int(x[0])):
+            login_items.append(("%s ×%s" % (ROW_LABELS.get(r, r), n),
+                                e.get("login_s_per_session"), None, None,
+                                ROW_COLOURS.get(r, "#555"), "; ".join(e.get("na", []))))
+    pw, bar, gap, top, left = 460, 16, 4, 34, 124
+    ph = top + max(len(rows), len(login_items)) * (bar + gap) + 14
     panels = list(agg["jobs"].items())
-    have_logins = any(agg["logins"].values())
+    have_logins = bool(login_items)
     ncols = 2
     npanels = len(panels) + (1 if have_logins else 0)
     nrows = (npanels + ncols - 1) // ncols
@@ -363,7 +367,8 @@ def svg_plot(agg, jobs):
          '<rect width="100%" height="100%" fill="white"/>',
          '<text x="10" y="20" font-size="14" font-weight="bold">%s</text>' %
          esc("rdma-initiators benchmark: medians, whiskers = min–max of %s repeat(s); "
-             "QEMU TCG, compare within a panel only" % agg["info"].get("repeats", "?"))]
+             "QEMU TCG, compare within a panel only; ↑ higher / ↓ lower is better"
+             % agg["info"].get("repeats", "?"))]
 
     def panel(i, title, items, unit):
         x0 = 10 + (i % ncols) * pw
@@ -377,7 +382,7 @@ def svg_plot(agg, jobs):
                      (x0 + left - 6, y + bar - 4, esc(label)))
             if val is None:
                 S.append('<text x="%d" y="%d" fill="#a00">%s</text>' %
-                         (x0 + left + 2, y + bar - 4, esc(("n/a (%s)" % why)[:58] if why else "–")))
+                         (x0 + left + 2, y + bar - 4, esc(("n/a (%s)" % why)[:50] if why else "–")))
                 continue
             w = max(1, span * val / vmax)
             S.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>' %
@@ -401,20 +406,14 @@ def svg_plot(agg, jobs):
             items.append((ROW_LABELS.get(r, r), val, ent.get("max"), ent.get("min"),
                           ROW_COLOURS.get(r, "#555"), "; ".join(ent.get("na", []))))
         ceil = jr["ceiling"]
-        title = "%s (%s %s, %d×QD%d): %s %s" % (name, job["rw"], job["bs"], job["numjobs"],
-                                                job["iodepth"], unit,
-                                                "higher is better" if up else "lower is better")
+        title = "%s: %s %s %d×QD%d, %s %s" % (name, job["rw"], job["bs"], job["numjobs"],
+                                              job["iodepth"], unit, "↑" if up else "↓")
         if ceil:
-            title += "; RDMA %s" % fmt(ceil, metric)
+            title += " (raw RDMA %s)" % fmt(ceil, metric)
         panel(i, title, items, unit)
     if have_logins:
-        items = []
-        for r in rows:
-            for n, e in sorted(agg["logins"].get(r, {}).items(), key=lambda x: int(x[0])):
-                items.append(("%s ×%s" % (ROW_LABELS.get(r, r), n), e.get("login_s_per_session"),
-                              None, None, ROW_COLOURS.get(r, "#555"), "; ".join(e.get("na", []))))
-        panel(len(panels), "login: seconds per session, N at once (lower is better)",
-              items[:len(rows) * 2 + 4], "s")
+        panel(len(panels), "login: seconds per session, N at once ↓",
+              login_items, "s")
     S.append("</svg>")
     return "\n".join(S) + "\n"
 
