@@ -21,7 +21,7 @@
 #include <scsi/scsi_host.h>
 
 #include "ib_srp.h"
-#include "trace.h"
+#include "ib_srp_trace.h"
 
 static struct ib_device *ch_ibdev(struct srp_channel *ch)
 {
@@ -390,7 +390,7 @@ void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
 		return;
 
 	rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
-	trace_srp_error(ch, what, wc->status);
+	trace_srp_error(ch, wc->status);
 	shost_printk(KERN_ERR, target->shost,
 		     "channel %u: %s failed: %s (%d), vendor error %#x\n",
 		     ch->idx, what, ib_wc_status_msg(wc->status), wc->status,

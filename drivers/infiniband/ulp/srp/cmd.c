@@ -23,7 +23,7 @@
 #include <scsi/scsi_transport_srp.h>
 
 #include "ib_srp.h"
-#include "trace.h"
+#include "ib_srp_trace.h"
 
 static void srp_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -92,13 +92,17 @@ struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
  * @ch:     channel it went out on
  * @scmnd:  the command
  * @result: SCSI result
+ *
+ * The command's MRs are invalidated only while the channel is connected:
+ * a QP that failed or was drained cannot execute (or complete) new work,
+ * and the target cannot reach the memory through it any more.
  */
 void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		      int result)
 {
 	struct srp_request *req = scsi_cmd_priv(scmnd);
 
-	srp_unmap_data(ch, scmnd, req, true);
+	srp_unmap_data(ch, scmnd, req, READ_ONCE(ch->connected));
 	scmnd->result = result;
 	rdi_stat_add(&ch->stats, RDI_STAT_CMDS_DONE, 1);
 	trace_srp_cmd_done(ch, scmnd, result);

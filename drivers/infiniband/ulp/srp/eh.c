@@ -19,7 +19,7 @@
 #include <scsi/scsi_transport_srp.h>
 
 #include "ib_srp.h"
-#include "trace.h"
+#include "ib_srp_trace.h"
 
 static atomic64_t srp_tmf_seq = ATOMIC64_INIT(0);
 

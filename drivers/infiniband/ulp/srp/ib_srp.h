@@ -286,6 +286,7 @@ enum srp_target_state {
  * @remove_work: removes the target (rport delete, device removal)
  * @tl_err_work: starts transport-layer recovery
  * @qp_in_error: a completion failed since the last (re)connect
+ * @debugfs:     debugfs directory host<N> (stats.c)
  */
 struct srp_target {
 	struct Scsi_Host	*shost;
@@ -312,6 +313,7 @@ struct srp_target {
 	struct work_struct	remove_work;
 	struct work_struct	tl_err_work;
 	bool			qp_in_error;
+	struct dentry		*debugfs;
 };
 
 /**
@@ -400,6 +402,12 @@ void srp_tmf_response(struct srp_channel *ch, const struct srp_rsp_info *rsp);
 
 /* sysfs.c */
 extern const struct attribute_group *srp_host_groups[];
+
+/* stats.c */
+void srp_debugfs_add(struct srp_target *target);
+void srp_debugfs_remove(struct srp_target *target);
+void srp_debugfs_init(void);
+void srp_debugfs_exit(void);
 
 /* rport.c */
 extern struct srp_function_template srp_rport_ft;

@@ -23,7 +23,7 @@
 #include <scsi/scsi_host.h>
 
 #include "ib_srp.h"
-#include "trace.h"
+#include "ib_srp_trace.h"
 
 /* OUIs of Topspin/Cisco targets that want a node-GUID initiator port id. */
 static const u32 srp_topspin_ouis[] = { 0x0005ad, 0x001b0d };

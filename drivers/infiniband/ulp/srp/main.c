@@ -166,6 +166,7 @@ static int __init srp_init(void)
 		goto err_destroy_wq;
 	}
 
+	srp_debugfs_init();
 	srp_ib_cm_register();
 	ret = srp_client_register();
 	if (ret)
@@ -176,6 +177,7 @@ static int __init srp_init(void)
 
 err_unregister_sa:
 	srp_ib_cm_unregister();
+	srp_debugfs_exit();
 	srp_release_transport(srp_transport);
 err_destroy_wq:
 	destroy_workqueue(srp_remove_wq);
@@ -186,6 +188,7 @@ static void __exit srp_exit(void)
 {
 	srp_client_unregister();
 	srp_ib_cm_unregister();
+	srp_debugfs_exit();
 	srp_release_transport(srp_transport);
 	destroy_workqueue(srp_remove_wq);
 }

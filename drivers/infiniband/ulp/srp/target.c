@@ -24,7 +24,7 @@
 #include <scsi/scsi_transport_srp.h>
 
 #include "ib_srp.h"
-#include "trace.h"
+#include "ib_srp_trace.h"
 
 enum {
 	SRP_DEFAULT_QUEUE_SIZE	= 64,
@@ -345,6 +345,7 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 	ret = srp_target_connect(target);
 	if (ret)
 		goto err_unlist;
+	srp_debugfs_add(target);
 
 	ret = srp_target_register(target);
 	if (ret)
@@ -374,6 +375,7 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 	return 0;
 
 err_disconnect:
+	srp_debugfs_remove(target);
 	srp_target_disconnect(target);
 	srp_target_free_channels(target);
 err_unlist:
@@ -426,6 +428,7 @@ static void srp_remove_work(struct work_struct *work)
 	srp_remove_host(shost);
 	scsi_remove_host(shost);
 	srp_stop_rport_timers(rport);
+	srp_debugfs_remove(target);
 	srp_target_disconnect(target);
 	cancel_work_sync(&target->tl_err_work);
 	srp_target_free_channels(target);

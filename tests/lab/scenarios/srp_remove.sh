@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# RDMA device removal under I/O: "rdma link del" of the initiator's rxe
+# device while fio runs on both LUNs. The SCSI host and rport must go away,
+# fio must end (with errors, the disk is gone), no task may hang, and the
+# module must unload. Run last: it removes rxe1.
+#
+# lab-drivers: ours intree
+. /lab/lib-srp.sh
+
+lab_srpt_up 2
+check "ib_srp loads" lab_srp_load
+h=$(lab_srp_login 1) && pass "login on path 1" || fail "login on path 1"
+srp_wait_disks $h 2
+pids=""
+for d in $(lab_host_disks $h); do
+	fio --name=rm --filename=/dev/$d --direct=1 --ioengine=libaio \
+		--rw=randrw --bs=16k --iodepth=32 --time_based --runtime=60 \
+		--output=/dev/null &
+	pids="$pids $!"
+done
+sleep 5
+check "rdma link delete $RXE1 under I/O" rdma link delete $RXE1
+check "SCSI host $h removed" lab_wait 60 test ! -e /sys/class/scsi_host/host$h
+check "rport port-$h:1 removed" test ! -e /sys/class/srp_remote_ports/port-$h:1
+check "class device srp-$RXE1-1 removed" test ! -e /sys/class/infiniband_srp/srp-$RXE1-1
+check "fio ends after the removal" lab_wait 90 sh -c "! kill -0 $pids 2>/dev/null"
+check "srp-$RXE0-1 still there" test -e /sys/class/infiniband_srp/srp-$RXE0-1/add_target
+h=$(lab_srp_login 0) && pass "login on path 0 still works" || fail "login on path 0 still works"
+check "logout" srp_logout_all
+check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "no hung task reported" sh -c "! dmesg | grep -q 'blocked for more than'"
