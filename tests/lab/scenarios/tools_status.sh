@@ -3,7 +3,7 @@
 # rdi-status on iSER sessions (two portals, one per path) with a multipath
 # map on top: its JSON checked field by field against sysfs and iscsiadm.
 #
-# lab-drivers: intree
+# lab-drivers: ours intree
 source /lab/lib-tools.sh
 lab_iser_target_up 1
 lab_iscsid_up
