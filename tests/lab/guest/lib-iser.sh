@@ -70,3 +70,28 @@ iser_check_bg() {
 		fail "$1" "background job exit $?"
 	fi
 }
+
+# iser_cut IP / iser_uncut: drop (or stop dropping) RoCEv2 packets (UDP
+# 4791) to and from IP, a silent path loss the QP does not see by itself.
+iser_cut() {
+	nft add table inet iser_cut
+	nft add chain inet iser_cut out '{ type filter hook output priority 0; }'
+	nft add chain inet iser_cut in '{ type filter hook input priority 0; }'
+	nft add rule inet iser_cut out ip daddr "$1" udp dport 4791 drop
+	nft add rule inet iser_cut in ip daddr "$1" udp dport 4791 drop
+}
+iser_uncut() { nft delete table inet iser_cut 2>/dev/null; true; }
+
+# iser_inv_balance: from one snapshot of the counters, every fast
+# registration is invalidated (locally or by the target) except for at
+# most a couple of commands in flight (udev may be reading).
+iser_inv_balance() {
+	local out regs invs rinv
+	out=$(iscsiadm -m session -s 2>/dev/null)
+	regs=$(echo "$out" | awk '$1 == "regs:" { n += $2 } END { print n + 0 }')
+	invs=$(echo "$out" | awk '$1 == "invs:" { n += $2 } END { print n + 0 }')
+	rinv=$(echo "$out" | awk '$1 == "remote_invs:" { n += $2 } END { print n + 0 }')
+	echo "regs $regs local $invs remote $rinv"
+	[ "$regs" -gt 0 ] && [ $((regs - invs - rinv)) -ge 0 ] &&
+		[ $((regs - invs - rinv)) -le 2 ]
+}

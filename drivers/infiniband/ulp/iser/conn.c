@@ -269,6 +269,7 @@ static void iser_conn_release(struct kref *ref)
 {
 	struct iser_conn *ic = container_of(ref, struct iser_conn, ref);
 
+	iser_stats_remove(ic);
 	iser_conn_free_hw(ic);
 	mutex_lock(&iser_conns_mutex);
 	list_del(&ic->entry);

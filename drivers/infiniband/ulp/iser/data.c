@@ -44,6 +44,9 @@ static int iser_data_inline(struct iser_conn *ic, struct iser_task *it,
  * @it:      task; @it->sge[0] (headers) is already set
  * @args:    filled with the buffers to advertise in the iSER header
  * @imm_len: bytes sent as immediate data with the command
+ * @unsol_len: bytes sent unsolicited (immediate data plus Data-Out PDUs);
+ *	       the target fetches the rest by RDMA READ from the advertised
+ *	       write VA, which points right behind them
  *
  * On success @it->nr_sge covers the immediate data and, when a registration
  * was needed, @it->reg.reg_wr is ready to be chained before the SEND.
@@ -52,7 +55,8 @@ static int iser_data_inline(struct iser_conn *ic, struct iser_task *it,
  * Return: 0, -EAGAIN when no MR is free, or another negative errno.
  */
 int iser_data_map(struct iser_conn *ic, struct iser_task *it,
-		  struct iser_hdr_args *args, unsigned int imm_len)
+		  struct iser_hdr_args *args, unsigned int imm_len,
+		  unsigned int unsol_len)
 {
 	struct scsi_cmnd *sc = iser_task_to_iscsi(it)->sc;
 	struct ib_device *ibdev = ic->dev->ib_dev;
@@ -97,8 +101,8 @@ int iser_data_map(struct iser_conn *ic, struct iser_task *it,
 
 	if (write) {
 		args->write_stag = mr->rkey;
-		args->write_va = mr->iova + imm_len;
-		args->write_len = len - imm_len;
+		args->write_va = mr->iova + unsol_len;
+		args->write_len = len - unsol_len;
 		if (imm_len) {
 			it->sge[1].addr = mr->iova;
 			it->sge[1].length = imm_len;

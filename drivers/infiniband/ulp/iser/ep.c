@@ -191,6 +191,7 @@ struct iscsi_endpoint *iser_ep_connect(struct Scsi_Host *shost,
 	}
 	ic->ep = ep;
 	ep->dd_data = ic;
+	iser_stats_add(ic);
 
 	ic->cm_id = rdma_create_id(current->nsproxy->net_ns, iser_cm_handler,
 				   ic, RDMA_PS_TCP, IB_QPT_RC);
@@ -283,6 +284,8 @@ void iser_ep_disconnect(struct iscsi_endpoint *ep)
 	ic->ep = NULL;
 	mutex_unlock(&ic->state_mutex);
 
+	/* the endpoint id, and so the debugfs name, may be reused now */
+	iser_stats_remove(ic);
 	iscsi_destroy_endpoint(ep);
 	iser_conn_put(ic);
 }

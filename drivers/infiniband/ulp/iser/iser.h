@@ -144,6 +144,7 @@ enum {
  * @rx:            full-feature receive ring, allocated at conn start
  * @err_cqe:       completion of unsignaled or error-only work requests
  * @stats:         per-connection counters
+ * @debugfs:       this connection's debugfs directory
  * @entry:         link in iser_conns, under iser_conns_mutex
  * @removing:      device removal is tearing this connection down; under
  *                 iser_conns_mutex
@@ -172,6 +173,7 @@ struct iser_conn {
 	struct iser_rx_ring	rx;
 	struct ib_cqe		err_cqe;
 	struct rdi_stats	stats;
+	struct dentry		*debugfs;
 	struct list_head	entry;
 	bool			removing;
 };
@@ -276,8 +278,15 @@ int iser_ep_get_param(struct iscsi_endpoint *ep, enum iscsi_param param,
 
 /* data.c */
 int iser_data_map(struct iser_conn *ic, struct iser_task *it,
-		  struct iser_hdr_args *args, unsigned int imm_len);
+		  struct iser_hdr_args *args, unsigned int imm_len,
+		  unsigned int unsol_len);
 void iser_data_release(struct iser_conn *ic, struct iser_task *it);
+
+/* stats.c */
+void iser_stats_add(struct iser_conn *ic);
+void iser_stats_remove(struct iser_conn *ic);
+void iser_stats_init(void);
+void iser_stats_exit(void);
 
 /* tx.c */
 int iser_xmit_task(struct iscsi_task *task);

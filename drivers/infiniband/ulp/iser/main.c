@@ -40,9 +40,10 @@ static int __init iser_init(void)
 		pr_err("max_sectors must be >= 8 and rx_data_max >= 512\n");
 		return -EINVAL;
 	}
+	iser_stats_init();
 	ret = iser_client_register();
 	if (ret)
-		return ret;
+		goto err_stats_exit;
 	ret = iser_transport_register();
 	if (ret) {
 		pr_err("cannot register the iser transport: %d\n", ret);
@@ -54,6 +55,8 @@ static int __init iser_init(void)
 
 err_unregister_client:
 	iser_client_unregister();
+err_stats_exit:
+	iser_stats_exit();
 	return ret;
 }
 
@@ -61,6 +64,7 @@ static void __exit iser_exit(void)
 {
 	iser_transport_unregister();
 	iser_client_unregister();
+	iser_stats_exit();
 }
 
 module_init(iser_init);

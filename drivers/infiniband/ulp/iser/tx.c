@@ -100,7 +100,8 @@ static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
 	int ret;
 
 	iser_prep_send(ic, it, iser_send_done);
-	ret = iser_data_map(ic, it, &args, task->imm_count);
+	ret = iser_data_map(ic, it, &args, task->imm_count,
+			    task->imm_count + task->unsol_r2t.data_length);
 	if (ret)
 		return ret;
 	iser_hdr_encode(&it->hdrs.iser, &args);
