@@ -395,6 +395,5 @@ void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
 		     "channel %u: %s failed: %s (%d), vendor error %#x\n",
 		     ch->idx, what, ib_wc_status_msg(wc->status), wc->status,
 		     wc->vendor_err);
-	target->qp_in_error = true;
 	srp_target_start_recovery(target);
 }

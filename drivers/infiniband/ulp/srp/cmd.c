@@ -109,6 +109,25 @@ void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	scsi_done(scmnd);
 }
 
+/*
+ * The channel of hardware queue @hwq, or, while that one is down and being
+ * logged in again in the background, the next connected one. The unique tag
+ * names the command whichever channel carries it.
+ */
+static struct srp_channel *srp_pick_channel(struct srp_target *target,
+					    unsigned int hwq)
+{
+	unsigned int i, n = target->ch_count;
+	struct srp_channel *ch;
+
+	for (i = 0; i < n; i++) {
+		ch = &target->ch[(hwq + i) % n];
+		if (likely(READ_ONCE(ch->connected)))
+			return ch;
+	}
+	return NULL;
+}
+
 /**
  * srp_queuecommand() - send one SCSI command
  * @shost: SCSI host
@@ -132,8 +151,8 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 	if (unlikely(result))
 		goto done;
 
-	ch = &target->ch[blk_mq_unique_tag_to_hwq(tag)];
-	if (unlikely(!READ_ONCE(ch->connected)))
+	ch = srp_pick_channel(target, blk_mq_unique_tag_to_hwq(tag));
+	if (unlikely(!ch))
 		return SCSI_MLQUEUE_HOST_BUSY;
 
 	iu = srp_get_tx_iu(ch, SRP_TX_CMD);

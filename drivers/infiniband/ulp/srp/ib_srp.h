@@ -122,8 +122,8 @@ struct srp_host {
 /* What a send IU is taken for; decides the credits it needs. */
 enum srp_tx_use {
 	SRP_TX_CMD,	/* SRP_CMD: one credit, never the TMF one */
-	SRP_TX_TMF,	/* SRP_TSK_MGMT or SRP_I_LOGOUT: any credit */
-	SRP_TX_RSP,	/* SRP_CRED_RSP/SRP_AER_RSP: no credit */
+	SRP_TX_TMF,	/* SRP_TSK_MGMT: any credit, the kept one too */
+	SRP_TX_RSP,	/* CRED/AER responses, SRP_I_LOGOUT: no credit */
 };
 
 /**
@@ -204,7 +204,6 @@ void srp_ib_cm_unregister(void);
  * @login_done:  completed by the CM handler when the CM exchange ends
  * @status:      result of the CM exchange (0, -errno or SRP_CM_RETRY_*)
  * @login_rsp:   the decoded SRP_LOGIN_RSP
- * @rej_it_iu_len: on a "IT IU too large" reject, the target's limit
  * @logout_done: completed when the SRP_I_LOGOUT send completes
  * @tmf_done:    completed when a TMF response arrives
  * @tmf_mutex:   one TMF or logout in flight per channel
@@ -239,7 +238,6 @@ struct srp_channel {
 	struct completion	login_done;
 	int			status;
 	struct srp_login_result	login_rsp;
-	u32			rej_it_iu_len;
 
 	struct completion	logout_done;
 	struct completion	tmf_done;
@@ -285,7 +283,7 @@ enum srp_target_state {
  * @orig_dgid:   destination GID as given (before redirects)
  * @remove_work: removes the target (rport delete, device removal)
  * @tl_err_work: starts transport-layer recovery
- * @qp_in_error: a completion failed since the last (re)connect
+ * @ch_retry_work: logs in channels a reconnect could not bring back
  * @debugfs:     debugfs directory host<N> (stats.c)
  */
 struct srp_target {
@@ -312,7 +310,7 @@ struct srp_target {
 
 	struct work_struct	remove_work;
 	struct work_struct	tl_err_work;
-	bool			qp_in_error;
+	struct delayed_work	ch_retry_work;
 	struct dentry		*debugfs;
 };
 
@@ -412,5 +410,7 @@ void srp_debugfs_exit(void);
 /* rport.c */
 extern struct srp_function_template srp_rport_ft;
 int srp_rport_attach(struct srp_target *target);
+void srp_schedule_ch_retry(struct srp_target *target);
+void srp_ch_retry_work(struct work_struct *work);
 
 #endif /* IB_SRP_IB_SRP_H */

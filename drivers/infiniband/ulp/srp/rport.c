@@ -20,13 +20,15 @@
 /*
  * Tear every channel down and log in again. Commands still outstanding on
  * the old channels are completed with DID_RESET once their QPs are drained
- * and before their MRs go away, so the midlayer retries them.
+ * and before their MRs go away, so the midlayer retries them. One channel
+ * back is enough to resume I/O: the others are retried in the background
+ * (srp_ch_retry_work()) while their hardware queues borrow a live channel.
  */
 static int srp_rport_reconnect(struct srp_rport *rport)
 {
 	struct srp_target *target = rport->lld_data;
-	unsigned int i;
-	int ret = 0;
+	unsigned int i, up = 0;
+	int ret = 0, err;
 
 	if (READ_ONCE(target->state) == SRP_TARGET_REMOVED)
 		return -ENODEV;
@@ -38,14 +40,79 @@ static int srp_rport_reconnect(struct srp_rport *rport)
 	srp_fail_outstanding(target, NULL, DID_RESET << 16);
 	for (i = 0; i < target->ch_count; i++)
 		srp_ch_release(&target->ch[i]);
-	target->qp_in_error = false;
 
-	for (i = 0; i < target->ch_count && !ret; i++)
-		ret = srp_ch_login(&target->ch[i], i > 0);
+	/* Not _sync: the retry work may be waiting for the rport mutex. */
+	cancel_delayed_work(&target->ch_retry_work);
+	for (i = 0; i < target->ch_count; i++) {
+		err = srp_ch_login(&target->ch[i], up > 0);
+		if (err)
+			ret = err;
+		else
+			up++;
+	}
 
-	shost_printk(ret ? KERN_WARNING : KERN_INFO, target->shost,
-		     "reconnect %s (%d)\n", ret ? "failed" : "succeeded", ret);
-	return ret;
+	if (!up) {
+		shost_printk(KERN_WARNING, target->shost,
+			     "reconnect failed (%d)\n", ret);
+		return ret;
+	}
+	if (up < target->ch_count) {
+		shost_printk(KERN_WARNING, target->shost,
+			     "reconnected %u of %u channels (%d); retrying the others\n",
+			     up, target->ch_count, ret);
+		srp_schedule_ch_retry(target);
+	} else {
+		shost_printk(KERN_INFO, target->shost, "reconnected\n");
+	}
+	return 0;
+}
+
+/**
+ * srp_schedule_ch_retry() - retry the channels that are down, later
+ * @target: the target
+ */
+void srp_schedule_ch_retry(struct srp_target *target)
+{
+	int delay = READ_ONCE(target->rport->reconnect_delay);
+
+	queue_delayed_work(system_long_wq, &target->ch_retry_work,
+			   max(delay, 1) * HZ);
+}
+
+/**
+ * srp_ch_retry_work() - log in again the channels a reconnect left down
+ * @work: &srp_target.ch_retry_work
+ *
+ * Runs under the rport mutex so that it never overlaps a reconnect.
+ */
+void srp_ch_retry_work(struct work_struct *work)
+{
+	struct srp_target *target = container_of(to_delayed_work(work),
+						 struct srp_target,
+						 ch_retry_work);
+	struct srp_rport *rport = target->rport;
+	bool again = false;
+	unsigned int i;
+
+	mutex_lock(&rport->mutex);
+	if (READ_ONCE(target->state) != SRP_TARGET_LIVE ||
+	    rport->state != SRP_RPORT_RUNNING)
+		goto out;
+	for (i = 0; i < target->ch_count; i++) {
+		struct srp_channel *ch = &target->ch[i];
+
+		if (READ_ONCE(ch->connected) || ch->qp)
+			continue;
+		if (srp_ch_login(ch, true))
+			again = true;
+		else
+			shost_printk(KERN_INFO, target->shost,
+				     "channel %u back\n", i);
+	}
+	if (again)
+		srp_schedule_ch_retry(target);
+out:
+	mutex_unlock(&rport->mutex);
 }
 
 static void srp_rport_terminate_io(struct srp_rport *rport)

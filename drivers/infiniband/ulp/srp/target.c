@@ -123,7 +123,7 @@ static unsigned int srp_pick_ch_count(struct srp_device *sdev,
  * of holes, so a request of P pages needs ceil(P / max_pages_per_mr) MRs and
  * never more descriptors than fit in the SRP_CMD.
  */
-static int srp_target_size(struct srp_target *target)
+static void srp_target_size(struct srp_target *target)
 {
 	struct srp_target_opts *o = &target->opts;
 	struct srp_device *sdev = target->host->sdev;
@@ -174,7 +174,6 @@ static int srp_target_size(struct srp_target *target)
 					      srp_use_imm_data,
 					      srp_max_imm_data,
 					      o->max_it_iu_size);
-	return 0;
 }
 
 /*
@@ -242,6 +241,7 @@ static struct srp_target *srp_target_alloc_host(struct srp_host *host,
 	INIT_LIST_HEAD(&target->entry);
 	INIT_WORK(&target->remove_work, srp_remove_work);
 	INIT_WORK(&target->tl_err_work, srp_tl_err_work);
+	INIT_DELAYED_WORK(&target->ch_retry_work, srp_ch_retry_work);
 	memcpy(target->orig_dgid.raw, opts->dgid, 16);
 	target->dgid = target->orig_dgid;
 	return target;
@@ -321,9 +321,7 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 		goto out_unlock;
 	}
 	target->ch_count = srp_pick_ch_count(sdev, opts);
-	ret = srp_target_size(target);
-	if (ret)
-		goto err_put_host;
+	srp_target_size(target);
 
 	/* Let a logout of the same I_T nexus finish before logging in again. */
 	if (srp_target_leaving(host, target))
@@ -428,6 +426,7 @@ static void srp_remove_work(struct work_struct *work)
 	srp_remove_host(shost);
 	scsi_remove_host(shost);
 	srp_stop_rport_timers(rport);
+	cancel_delayed_work_sync(&target->ch_retry_work);
 	srp_debugfs_remove(target);
 	srp_target_disconnect(target);
 	cancel_work_sync(&target->tl_err_work);
