@@ -211,7 +211,9 @@ struct iscsi_endpoint *iser_ep_connect(struct Scsi_Host *shost,
 	}
 
 	if (!non_blocking) {
-		ret = iser_ep_poll(ep, 0);
+		ret = wait_for_completion_interruptible(&ic->established);
+		if (!ret)
+			ret = iser_ep_poll(ep, 0);
 		if (ret < 0)
 			goto err_terminate;
 	}
@@ -231,7 +233,7 @@ err_destroy_ep:
 /**
  * iser_ep_poll() - wait for an endpoint to connect (iscsi_transport op)
  * @ep:         endpoint
- * @timeout_ms: how long to wait; 0 waits until the attempt ends
+ * @timeout_ms: how long to wait at most
  *
  * Return: 1 when connected, 0 when still connecting, a negative errno when
  * the attempt failed or the wait was interrupted.
@@ -243,12 +245,7 @@ int iser_ep_poll(struct iscsi_endpoint *ep, int timeout_ms)
 	long left;
 	int ret;
 
-	if (timeout_ms)
-		left = wait_for_completion_interruptible_timeout(&ic->established,
-								 tmo);
-	else
-		left = wait_for_completion_interruptible(&ic->established) ?:
-		       1;
+	left = wait_for_completion_interruptible_timeout(&ic->established, tmo);
 	if (left < 0)
 		return left;
 
