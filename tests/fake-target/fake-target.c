@@ -113,7 +113,8 @@ struct conn {
 	struct ibv_mr		*mr;
 	struct ibv_mr		*lun_mr;
 	unsigned int		send_next;
-	uint32_t		max_it_iu_len;
+	uint32_t		max_it_iu_len;	/* announced in LOGIN_RSP */
+	uint16_t		buf_fmt;	/* announced in LOGIN_RSP */
 	int			disconnecting;
 };
 
@@ -439,6 +440,8 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 		return;
 	c->max_it_iu_len = it_iu_len < RECV_SIZE ? it_iu_len : RECV_SIZE;
 	build_login_rsp(rsp, req, c->max_it_iu_len);
+	c->max_it_iu_len = get_be32(rsp + LRSP_MAX_IT);
+	c->buf_fmt = get_be16(rsp + LRSP_BUF_FMT);
 	if (mode != M_RSP_EMPTY) {
 		cp.private_data = rsp;
 		cp.private_data_len = sizeof(rsp);
@@ -629,6 +632,16 @@ static int lie(struct conn *c, uint8_t *good, uint32_t len)
 	}
 }
 
+/* Is descriptor format FMT one the LOGIN_RSP said the target supports? */
+static int fmt_allowed(const struct conn *c, uint8_t fmt)
+{
+	if (fmt == DESC_DIRECT)
+		return c->buf_fmt & 0x0002;
+	if (fmt == DESC_INDIRECT)
+		return c->buf_fmt & 0x0004;
+	return 1;
+}
+
 static void on_cmd(struct conn *c, const uint8_t *iu, uint32_t len)
 {
 	uint8_t fmt = iu[CMD_BUF_FMT], flags = 0;
@@ -641,6 +654,9 @@ static void on_cmd(struct conn *c, const uint8_t *iu, uint32_t len)
 		say("ERROR conn=%d SRP_CMD of %u bytes", c->n, len);
 		return;
 	}
+	if (!fmt_allowed(c, fmt >> 4) || !fmt_allowed(c, fmt & 0xf))
+		say("UNSUPPORTED_FMT conn=%d buf_fmt=%#x announced=%#x", c->n,
+		    fmt, c->buf_fmt);
 	scsi_exec(iu + CMD_LUN, iu + CMD_CDB, (fmt >> 4) != DESC_NONE, &r);
 	if (r.data == r.small) {
 		memcpy(data_buf(c, slot), r.small, r.data_len);
@@ -695,6 +711,9 @@ static void on_recv(struct conn *c, const uint8_t *iu, uint32_t len)
 		say("ERROR conn=%d empty IU", c->n);
 		return;
 	}
+	if (len > c->max_it_iu_len)
+		say("OVERLONG_IU conn=%d type=%#x len=%u max_it_iu_len=%u",
+		    c->n, iu[0], len, c->max_it_iu_len);
 	switch (iu[0]) {
 	case IU_CMD:
 		on_cmd(c, iu, len);
@@ -833,14 +852,21 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "a:p:o:n:h")) != -1) {
 		switch (opt) {
-		case 'a': addr = optarg; break;
-		case 'p': port = optarg; break;
+		case 'a':
+			addr = optarg;
+			break;
+		case 'p':
+			port = optarg;
+			break;
 		case 'o':
 			lie_op = strcmp(optarg, "any") ?
 				 strtol(optarg, NULL, 0) : -1;
 			break;
-		case 'n': lies_left = strtol(optarg, NULL, 0); break;
-		default: usage();
+		case 'n':
+			lies_left = strtol(optarg, NULL, 0);
+			break;
+		default:
+			usage();
 		}
 	}
 	if (optind + 1 != argc)

@@ -14,7 +14,10 @@ FAKE_PID=
 
 # hostile_have_fake: the fake target binary is there and runs.
 hostile_have_fake() {
-	[ -x "$FAKE_BIN" ] && "$FAKE_BIN" -h 2>&1 | grep -q '^usage'
+	local out
+	[ -x "$FAKE_BIN" ] || { echo "no $FAKE_BIN"; return 1; }
+	out=$("$FAKE_BIN" -h 2>&1)
+	echo "$out" | grep -q '^usage' || { echo "$out"; return 1; }
 }
 
 # hostile_fake_start MODE [OPTIONS...]: (re)start the fake target.
@@ -137,7 +140,7 @@ hostile_logout() {
 # target lies about, with a SCSI timeout of SECS (default 8). Returns
 # sg_raw's exit status.
 hostile_trigger() {
-	timeout 120 sg_raw -t "${1:-8}" /dev/$HOSTILE_DEV c0 00 00 00 00 00 >/tmp/sg_raw.out 2>&1
+	timeout 120 sg_raw -R -t "${1:-8}" /dev/$HOSTILE_DEV c0 00 00 00 00 00 >/tmp/sg_raw.out 2>&1
 }
 
 # hostile_read_ok: the LUN still reads correctly: block 5 begins with its
@@ -168,4 +171,31 @@ hostile_pattern_ok() {
 		       if (s != sprintf("%016x", NR - 1)) { print "block " NR - 1 ": " s; bad = 1; exit }
 		       n = NR }
 		     END { if (bad || n != '"$1"') { print n " blocks read"; exit 1 } }'
+}
+
+# hostile_usable_within SECS: like hostile_usable, but a command that hangs
+# (credits the driver believes it lacks) fails the check after SECS instead
+# of blocking the scenario; the caller then restarts the fake target so the
+# reconnect frees the stuck command.
+hostile_usable_within() {
+	local secs=$1 pid end
+	hostile_usable >/tmp/hostile-usable.out 2>&1 &
+	pid=$!
+	end=$((SECONDS + secs))
+	while kill -0 $pid 2>/dev/null; do
+		if [ $SECONDS -ge $end ]; then
+			echo "no answer within $secs s (req_lim=$(cat /sys/class/scsi_host/host$HOSTILE_HOST/req_lim 2>/dev/null))"
+			return 1
+		fi
+		sleep 1
+	done
+	wait $pid
+}
+
+# hostile_unstick: restart the fake target as a correct one; the driver's
+# reconnect logs in afresh and whatever was stuck completes.
+hostile_unstick() {
+	hostile_fake_start ok
+	lab_wait 90 hostile_rport_running
+	sleep 5
 }

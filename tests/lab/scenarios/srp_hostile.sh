@@ -6,6 +6,9 @@
 # Each failed add_target write must fail with the errno named in
 # tests/fake-target/README.md, say why in one kernel log line, and leave no
 # SCSI host or rport behind; the module must unload at the end.
+# Needs srp-fake-target (tests/fake-target/) in /lab/tools/.
+#
+# lab-drivers: ours
 . /lab/lib-hostile.sh
 
 lab_net_up
