@@ -152,8 +152,13 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 		goto done;
 
 	ch = srp_pick_channel(target, blk_mq_unique_tag_to_hwq(tag));
-	if (unlikely(!ch))
-		return SCSI_MLQUEUE_HOST_BUSY;
+	if (unlikely(!ch)) {
+		/* No recovery will come for a target on its way out. */
+		if (READ_ONCE(target->state) != SRP_TARGET_REMOVED)
+			return SCSI_MLQUEUE_HOST_BUSY;
+		result = DID_NO_CONNECT << 16;
+		goto done;
+	}
 
 	iu = srp_get_tx_iu(ch, SRP_TX_CMD);
 	if (!iu)

@@ -375,6 +375,7 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 err_disconnect:
 	srp_debugfs_remove(target);
 	srp_target_disconnect(target);
+	cancel_work_sync(&target->tl_err_work);
 	srp_target_free_channels(target);
 err_unlist:
 	spin_lock(&host->lock);
@@ -465,7 +466,8 @@ static void srp_tl_err_work(struct work_struct *work)
 	struct srp_target *target = container_of(work, struct srp_target,
 						 tl_err_work);
 
-	if (target->rport)
+	/* Before the rport exists a failure just fails the login. */
+	if (READ_ONCE(target->rport))
 		srp_start_tl_fail_timers(target->rport);
 }
 
@@ -477,6 +479,6 @@ static void srp_tl_err_work(struct work_struct *work)
  */
 void srp_target_start_recovery(struct srp_target *target)
 {
-	if (READ_ONCE(target->state) == SRP_TARGET_LIVE)
+	if (READ_ONCE(target->state) != SRP_TARGET_REMOVED)
 		queue_work(system_long_wq, &target->tl_err_work);
 }
