@@ -77,8 +77,15 @@ iser_cut() {
 	nft add table inet iser_cut
 	nft add chain inet iser_cut out '{ type filter hook output priority 0; }'
 	nft add chain inet iser_cut in '{ type filter hook input priority 0; }'
-	nft add rule inet iser_cut out ip daddr "$1" udp dport 4791 drop
-	nft add rule inet iser_cut in ip daddr "$1" udp dport 4791 drop
+	nft add rule inet iser_cut out ip daddr "$1" udp dport 4791 counter drop
+	nft add rule inet iser_cut in ip daddr "$1" udp dport 4791 counter drop
+}
+# iser_cut_dropped: packets the cut has dropped so far (0 when soft-RoCE
+# loops the traffic back inside rxe, past netfilter).
+iser_cut_dropped() {
+	nft list table inet iser_cut 2>/dev/null |
+		awk '/counter packets/ { for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) }
+		     END { print n + 0 }'
 }
 iser_uncut() { nft delete table inet iser_cut 2>/dev/null; true; }
 

@@ -29,9 +29,14 @@ fio --name=cut --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
 fpid=$!
 sleep 5
 iser_cut $IP1
-check "cut path noticed (session $s1 leaves LOGGED_IN)" lab_wait 40 sh -c \
-	"! grep -q LOGGED_IN /sys/class/iscsi_session/$s1/state"
 sleep 10
+if [ "$(iser_cut_dropped)" -gt 0 ]; then
+	check "cut path noticed (session $s1 leaves LOGGED_IN)" lab_wait 40 sh -c \
+		"! grep -q LOGGED_IN /sys/class/iscsi_session/$s1/state"
+	sleep 10
+else
+	lab_note "nft dropped no RoCE packet: rxe loops this path back past netfilter, the cut is not effective here"
+fi
 iser_uncut
 check "cut path back (session $s1 LOGGED_IN again)" lab_wait 60 \
 	grep -q LOGGED_IN /sys/class/iscsi_session/$s1/state
