@@ -80,6 +80,19 @@ def read_records(out):
     return recs, src
 
 
+def host_load(out):
+    """The host's 1-minute load average, sampled during the run by run."""
+    try:
+        loads = [float(l.split()[1]) for l in open(os.path.join(out, "hostload.txt"))
+                 if len(l.split()) > 1]
+    except (OSError, ValueError):
+        return None
+    if not loads:
+        return None
+    return {"samples": len(loads), "min": min(loads), "median": median(loads),
+            "max": max(loads), "cpus": os.cpu_count()}
+
+
 def kernel_notes(out):
     """Kernel-log trouble and a missing end, from the console log."""
     notes = []
@@ -188,10 +201,16 @@ def aggregate(recs, jobs):
     for (row, job), reasons in na.items():
         if job.startswith("login"):
             logins.setdefault(row, {}).setdefault(job[5:], {})["na"] = reasons
+    probes = {}
+    for r in recs:
+        if r.get("t") == "probe":
+            probes.setdefault(r["row"], []).append(r["ms"])
     raw_out = {"%s.%d" % k: v for k, v in raw.items()}
     raw_na = sorted({r["job"] + ": " + r["reason"] for r in recs
                      if r.get("t") == "na" and r.get("row") == "raw"})
     return {"info": info, "rows": rows, "jobs": res, "logins": logins,
+            "probe_ms": {r: {"median": median(v), "min": min(v), "max": max(v)}
+                         for r, v in probes.items()},
             "raw": raw_out, "raw_na": raw_na, "na": {"%s %s" % k: v for k, v in na.items()}}
 
 
@@ -234,6 +253,24 @@ def summary_md(agg, jobs, out):
                 info.get("size_mib", "?"), info.get("runtime", "?"), info.get("ramp", "?"),
                 info.get("repeats", "?")))
     L.append("")
+    hl = agg.get("host_load")
+    pr = agg.get("probe_ms") or {}
+    if hl or pr:
+        L.append("## Conditions")
+        L.append("")
+        if hl:
+            L.append("Host load average (1 min) during the run: min %.1f, median %.1f, max %.1f "
+                     "on %d host CPUs (QEMU's two vCPU threads compete with everything else)."
+                     % (hl["min"], hl["median"], hl["max"], hl["cpus"]))
+            L.append("")
+        if pr:
+            L.append("vCPU probe: ms for a fixed CPU-bound loop in the guest before and after "
+                     "each row's jobs; the higher and the wider, the more the host slowed that row.")
+            L.append("")
+            L += md_table(["row", "probe ms median", "min", "max"],
+                          [[ROW_LABELS.get(r, r), "%.0f" % pr[r]["median"], "%.0f" % pr[r]["min"],
+                            "%.0f" % pr[r]["max"]] for r in rows if r in pr])
+            L.append("")
     L.append("## Summary")
     L.append("")
     L.append("Headline metric per job (↑ higher is better, ↓ lower is better); "
@@ -322,10 +359,12 @@ def summary_md(agg, jobs, out):
     L.append("")
     trs = []
     for k, v in sorted(agg["raw"].items()):
+        lb = " (lower bound)" if v.get("lower_bound") else ""
         if "rate" in v:
-            trs.append([v["test"], str(v["bytes"]), "%.0f msg/s" % v["rate"], "%.1f MiB/s" % v["bw_mib"]])
+            trs.append([v["test"], str(v["bytes"]), "%.0f msg/s%s" % (v["rate"], lb),
+                        "%.1f MiB/s" % v["bw_mib"]])
         else:
-            trs.append([v["test"], str(v["bytes"]), "%.1f µs mean" % v["lat_us"], ""])
+            trs.append([v["test"], str(v["bytes"]), "%.1f µs mean%s" % (v["lat_us"], lb), ""])
     L.append("Wall-clock rates of the client, from a run of N and one of 3N messages "
              "(2N ÷ the difference in time), so connection set-up cancels out.")
     L.append("")
@@ -429,6 +468,7 @@ def main():
         return 1
     agg = aggregate(recs, jobs)
     agg["notes"] = kernel_notes(out)
+    agg["host_load"] = host_load(out)
     agg["source"] = os.path.relpath(src, out)
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(agg, f, indent=1, sort_keys=True)
