@@ -30,7 +30,11 @@ dgid=fe800000000000000000000000000001
 check "srp_daemon IB CM string fails on RoCE" srp_add_target_fails 0 "id_ext=$g,ioc_guid=$g,dgid=$dgid,pkey=ffff,service_id=$g,max_it_iu_size=8260"
 check "nothing left after the IB CM failure" test -z "$(lab_srp_hosts)"
 check "unknown key is EINVAL" srp_add_target_errno 0 "Invalid argument" "id_ext=$g,ioc_guid=$g,dest=$IP0:$SRP_PORT,bogus=1"
-check "missing dest is EINVAL" srp_add_target_errno 0 "Invalid argument" "id_ext=$g,ioc_guid=$g"
+if [ "$DRIVER" = ours ]; then
+	check "missing dest is EINVAL" srp_add_target_errno 0 "Invalid argument" "id_ext=$g,ioc_guid=$g"
+else
+	check "missing dest fails" srp_add_target_fails 0 "id_ext=$g,ioc_guid=$g"
+fi
 check "bad hex is EINVAL" srp_add_target_errno 0 "Invalid argument" "id_ext=xyz,ioc_guid=$g,dest=$IP0:$SRP_PORT"
 check "nothing left after invalid strings" test -z "$(lab_srp_hosts)"
 check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
