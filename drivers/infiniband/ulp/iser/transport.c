@@ -220,18 +220,18 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 	if (!ic)
 		return -EINVAL;
 
+	mutex_lock(&ic->state_mutex);
+	if (ic->state != ISER_CONN_UP) {
+		ret = -ENOTCONN;
+		goto out_unlock;
+	}
+
 	/* Honour what was negotiated, within the memory we allow per buffer. */
 	dlen = clamp_t(u32, conn->max_recv_dlength, 512, iser_rx_data_max);
 	if (dlen < conn->max_recv_dlength)
 		dev_info(&ic->dev->ib_dev->dev,
 			 "receive buffers capped at %u of %u negotiated bytes (rx_data_max)\n",
 			 dlen, conn->max_recv_dlength);
-
-	mutex_lock(&ic->state_mutex);
-	if (ic->state != ISER_CONN_UP) {
-		ret = -ENOTCONN;
-		goto out_unlock;
-	}
 	ret = iser_dout_alloc(ic, session);
 	if (ret)
 		goto out_unlock;
