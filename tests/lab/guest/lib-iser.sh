@@ -102,3 +102,36 @@ iser_inv_balance() {
 	[ "$regs" -gt 0 ] && [ $((regs - invs - rinv)) -ge 0 ] &&
 		[ $((regs - invs - rinv)) -le 2 ]
 }
+
+# A second iSCSI target (one LUN) behind the same iSER portals.
+ISER_IQN2=$ISER_IQN-b
+
+iser_target2_up() {
+	local tpg=$CFS/iscsi/$ISER_IQN2/tpgt_1 acl ip
+	lab_iser_target_up 2
+	[ -e $tpg/enable ] && [ "$(cat $tpg/enable)" = 1 ] && return 0
+	_lab_backstore iscsib0 0 3
+	mkdir -p $tpg/lun/lun_0
+	ln -s $CFS/core/rd_mcp_0/iscsib0 $tpg/lun/lun_0/ 2>/dev/null
+	acl=$tpg/acls/$(lab_initiator_iqn)
+	mkdir -p $acl/lun_0
+	ln -s $tpg/lun/lun_0 $acl/lun_0/ 2>/dev/null
+	echo 0 > $tpg/attrib/authentication
+	echo 1 > $tpg/enable
+	for ip in $IP0 $IP1; do
+		mkdir -p $tpg/np/$ip:3260
+		echo 1 > $tpg/np/$ip:3260/iser
+	done
+}
+
+# iser_target_disks IQN: block devices of the sessions to target IQN.
+iser_target_disks() {
+	local s d
+	for s in /sys/class/iscsi_session/session*; do
+		[ "$(cat $s/targetname 2>/dev/null)" = "$1" ] || continue
+		for d in $s/device/target*/*:*:*:*/block/*; do
+			[ -e "$d" ] && echo "${d##*/}"
+		done
+	done | sort -V
+}
+_iser_tdisks_ge() { [ "$(iser_target_disks "$1" | wc -l)" -ge "$2" ]; }
