@@ -276,8 +276,9 @@ def summary_md(agg, jobs, out):
     L.append("Headline metric per job (↑ higher is better, ↓ lower is better); "
              "ours/in-tree is the plain ratio of the two medians.")
     L.append("")
+    pairs = [p for p in PAIRS if p[1] in rows and p[2] in rows]
     head = ["job", "metric"] + [ROW_LABELS.get(r, r) for r in rows]
-    for fam, _, _ in PAIRS:
+    for fam, _, _ in pairs:
         head.append("%s ours/in-tree" % fam.upper().replace("ISER", "iSER"))
     head.append("RDMA ceiling")
     trs = []
@@ -286,7 +287,7 @@ def summary_md(agg, jobs, out):
         metric, unit, up = HEADLINE[job["headline"]]
         tr = [name, unit + (" ↑" if up else " ↓")]
         tr += [cell(jr["rows"].get(r, {}), metric) for r in rows]
-        tr += ["%.2f" % jr["ratios"][f] if jr["ratios"].get(f) else "–" for f, _, _ in PAIRS]
+        tr += ["%.2f" % jr["ratios"][f] if jr["ratios"].get(f) else "–" for f, _, _ in pairs]
         tr.append(fmt(jr["ceiling"], metric) if jr["ceiling"] else "–")
         trs.append(tr)
     L += md_table(head, trs)
