@@ -679,6 +679,9 @@ static void on_cmd(struct conn *c, const uint8_t *iu, uint32_t len)
 	}
 	build_rsp(out, iu + CMD_TAG, 1, &r, flags, resid);
 
+	if (lie_op >= 0 && iu[CMD_CDB] == lie_op)
+		say("TRIGGER conn=%d tag=%#llx", c->n,
+		    (unsigned long long)get_be64(iu + CMD_TAG));
 	if ((lie_op < 0 || iu[CMD_CDB] == lie_op) && lies_left) {
 		if (lies_left > 0)
 			lies_left--;

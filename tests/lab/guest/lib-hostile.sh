@@ -199,3 +199,9 @@ hostile_unstick() {
 	lab_wait 90 hostile_rport_running
 	sleep 5
 }
+
+# hostile_rescan HOST: a SCSI rescan of HOST finds the fake target's LUN.
+hostile_rescan() {
+	echo "- - -" > /sys/class/scsi_host/host$1/scan || return 1
+	srp_wait_disks "$1" 1
+}
