@@ -4,8 +4,12 @@
 # target serves a small read-only LUN correctly and lies only in its answer
 # to one vendor-specific command (sg_raw CDB c0) - or, where said, to the
 # LUN scan or to every command. For each lie: the affected command fails
-# (or succeeds, when the lie was harmless) with a clear kernel log line,
-# the host stays usable or reconnects, and logout leaves nothing behind.
+# (or succeeds, when the lie was harmless, or completes on the new channel
+# when the lie broke the channel) with a clear kernel log line, the host
+# stays usable or reconnects, and logout leaves nothing behind.
+# Needs srp-fake-target (tests/fake-target/) in /lab/tools/.
+#
+# lab-drivers: ours
 # Expectations per mode: tests/fake-target/README.md.
 . /lab/lib-hostile.sh
 
@@ -13,9 +17,11 @@ lab_net_up
 check "ib_srp loads" lab_srp_load
 check "srp-fake-target is in the payload" hostile_have_fake || return 0
 
-# hostile_case MODE ok|fails DMESG_REGEX [FAKE_REGEX]: log in to the fake
-# target in MODE, send the trigger, check its outcome, the kernel log line,
-# what the fake target saw, that the LUN is still usable, and logout.
+# hostile_case MODE ok|fails|retried DMESG_REGEX [FAKE_REGEX]: log in to
+# the fake target in MODE, send the trigger, check its outcome, the kernel
+# log line, what the fake target saw, that the LUN is still usable, and
+# logout. "retried": the channel failed under the command, which the
+# midlayer requeues (DID_RESET-like) and the new channel completes.
 hostile_case() {
 	local mode=$1 want=$2 why=$3 saw=$4 rc
 	if ! hostile_login "$mode"; then
@@ -27,6 +33,9 @@ hostile_case() {
 	rc=$?
 	if [ $want = ok ]; then
 		check "$mode: the lied-about command succeeds" test $rc -eq 0
+	elif [ $want = retried ]; then
+		check "$mode: the command completes after the reconnect (sg_raw rc=$rc)" test $rc -eq 0
+		check "$mode: it was retried on the new channel" hostile_fake_saw "^TRIGGER conn=2 "
 	else
 		check "$mode: the lied-about command fails (sg_raw rc=$rc)" test $rc -ne 0
 	fi
@@ -50,9 +59,9 @@ hostile_case dup ok "SRP_RSP for unknown or completed tag"
 hostile_case bad-opcode ok "unexpected IU type 0x55"
 hostile_case aer ok "asynchronous event for LUN 0" "^AER_RSP .*tag=0x4145520000000001"
 hostile_case cred-req ok "" "^CRED_RSP .*tag=0x4352454400000001"
-hostile_case t-logout fails "target logged out" "^LOGIN_REQ n=2"
-hostile_case disconnect fails "disconnected by the target" "^LOGIN_REQ n=2"
-hostile_case oversize fails "RECV failed" "^LOGIN_REQ n=2"
+hostile_case t-logout retried "target logged out" "^LOGIN_REQ n=2"
+hostile_case disconnect retried "disconnected by the target" "^LOGIN_REQ n=2"
+hostile_case oversize retried "RECV failed" "^LOGIN_REQ n=2"
 
 # An unknown IU before every response, under reads: the data stays right.
 if hostile_login bad-opcode -o any -n -1; then
@@ -63,15 +72,24 @@ else
 fi
 check "bad-opcode on every command: logout" hostile_logout
 
-# A lie during the LUN scan: the first INQUIRY gets a malformed SRP_RSP;
-# the scan retries it after its timeout and still finds the LUN.
-if hostile_login sense-overflow -o 0x12 -n 1; then
-	pass "sense-overflow on the scan's INQUIRY: LUN found after the retry"
-else
-	fail "sense-overflow on the scan's INQUIRY: LUN found after the retry"
-fi
-check "sense-overflow on the scan's INQUIRY: kernel log says so" hostile_dmesg_has "malformed SRP_RSP"
-check "sense-overflow on the scan's INQUIRY: logout" hostile_logout
+# A lie during the LUN scan: the first INQUIRY gets a malformed SRP_RSP.
+# It times out and is aborted; the midlayer never retries a timed-out
+# passthrough command, so the login ends with no LUN (the in-tree driver
+# too). Nothing is lost: a rescan finds the LUN.
+m="sense-overflow on the scan's INQUIRY"
+hostile_fake_start sense-overflow -o 0x12 -n 1
+hostile_mark
+before=$(lab_srp_hosts)
+check "$m: add_target succeeds" srp_add_target_ok 0 "$(hostile_target_string)"
+for h in $(lab_srp_hosts); do
+	echo "$before" | grep -qx "$h" || HOSTILE_HOST=$h
+done
+check "$m: kernel log says so" hostile_dmesg_has "malformed SRP_RSP"
+check "$m: the abort TMF reached the target" hostile_fake_saw "^TSK_MGMT .*func=0x1"
+check "$m: a rescan finds the LUN" hostile_rescan "$HOSTILE_HOST"
+HOSTILE_DEV=$(lab_host_disks "$HOSTILE_HOST" | head -1)
+check "$m: LUN usable" hostile_usable
+check "$m: logout" hostile_logout
 
 check "no SRP hosts at the end" hostile_no_hosts
 check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
