@@ -10,6 +10,7 @@
 #   make test            everything CI runs (tests/run-all, what .ci/run calls)
 #   make test-quick      build, lint, unit tests and a module smoke boot
 #   make demo            build, boot the lab, log in over SRP and iSER, show it
+#   make bench           ours vs in-tree vs NVMe-oF, one boot (tests/bench/run)
 
 LAB_KVER ?= $(shell tests/lab/kver 2>/dev/null)
 ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
@@ -25,7 +26,7 @@ export RDI_VERSION
 
 PWD := $(CURDIR)
 
-.PHONY: all modules install clean lint unit lab-test lab-shell test test-quick demo deps
+.PHONY: all modules install clean lint unit lab-shell test test-quick demo bench deps
 
 all: modules
 
@@ -59,6 +60,9 @@ test-quick:
 
 demo:
 	tests/demo
+
+bench: modules
+	tests/bench/run
 
 deps:
 	tools/setup-deps
