@@ -7,9 +7,10 @@
 #
 # Every measurement is one JSON record, printed as "BENCH {...}" on the
 # console (so a crash still leaves what was measured) and appended to
-# $LAB_OUT/bench.jsonl. Records: info, raw (RDMA ceiling), fio, login, na
-# (a row or job that could not run, with the reason). Nothing here asserts a
-# number: a row that fails is reported as n/a and the run carries on.
+# $LAB_OUT/bench.jsonl. Records: info, raw (RDMA ceiling), fio, login,
+# probe (vCPU speed around each row), na (a row or job that could not run,
+# with the reason). Nothing here asserts a number: a row that fails is
+# reported as n/a and the run carries on.
 #
 # Parameters come from /lab/bench.conf (written by tests/bench/run):
 # RUNTIME RAMP REPEATS ROWS JOBS LOGINS RAW_SECS.
