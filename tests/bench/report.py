@@ -407,14 +407,20 @@ def svg_plot(agg, jobs):
          '<rect width="100%" height="100%" fill="white"/>',
          '<text x="10" y="20" font-size="14" font-weight="bold">%s</text>' %
          esc("rdma-initiators benchmark: medians, whiskers = min–max of %s repeat(s); "
-             "QEMU TCG, compare within a panel only; ↑ higher / ↓ lower is better"
+             "QEMU TCG, compare within a panel only; ↑ higher / ↓ lower is better; "
+             "» = off the scale"
              % agg["info"].get("repeats", "?"))]
 
     def panel(i, title, items, unit):
         x0 = 10 + (i % ncols) * pw
         y0 = 40 + (i // ncols) * ph
         S.append('<text x="%d" y="%d" font-weight="bold">%s</text>' % (x0, y0 + 14, esc(title)))
-        vmax = max([v[2] or v[1] or 0 for v in items if v[1] is not None] + [1e-9])
+        # Scale to the network rows; the no-network references (local, loop)
+        # are usually far off the scale and drawn clipped.
+        refs = (ROW_LABELS["local"], ROW_LABELS["loop"])
+        net = [v for v in items if v[1] is not None and v[0] not in refs]
+        vmax = max([v[2] or v[1] for v in (net or [v for v in items if v[1] is not None])] +
+                   [1e-9])
         span = pw - left - 80
         for j, (label, val, hi, lo, colour, why) in enumerate(items):
             y = y0 + top + j * (bar + gap) - 12
@@ -425,8 +431,14 @@ def svg_plot(agg, jobs):
                          (x0 + left + 2, y + bar - 4, esc(("n/a (%s)" % why)[:50] if why else "–")))
                 continue
             w = max(1, span * val / vmax)
+            clipped = w > span
+            if clipped:
+                w, hi, lo = span, None, None
             S.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>' %
                      (x0 + left, y, w, bar, colour))
+            if clipped:
+                S.append('<text x="%.1f" y="%d" fill="white">»</text>' %
+                         (x0 + left + w - 10, y + bar - 4))
             if lo is not None and hi is not None:
                 a, b = left + span * lo / vmax, left + span * hi / vmax
                 ym = y + bar / 2
