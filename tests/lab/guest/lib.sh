@@ -235,9 +235,10 @@ lab_iscsid_up() {
 	pgrep -x iscsid >/dev/null && return 0
 	mkdir -p /run/lock/iscsi /var/lib/iscsi
 	sed -i 's|^iscsid.startup.*|iscsid.startup = /usr/sbin/iscsid|' /etc/iscsi/iscsid.conf
-	iscsid -f >/lab/out/iscsid.log 2>&1 &
-	lab_wait 20 test -S /run/iscsid.sock -o -e /etc/iscsi/iscsid.conf
-	sleep 1
+	# Its own session: iscsid signals its whole process group on SIGTERM.
+	setsid iscsid -f >/lab/out/iscsid.log 2>&1 < /dev/null &
+	# iscsid listens on an abstract unix socket.
+	lab_wait 20 grep -q @ISCSIADM_ABSTRACT_NAMESPACE /proc/net/unix
 }
 
 lab_multipathd_up() {
