@@ -6,6 +6,7 @@
 # module must unload. Run last: it removes rxe1.
 #
 # lab-drivers: ours intree
+# lab-boot: own
 . /lab/lib-srp.sh
 
 lab_srpt_up 2
