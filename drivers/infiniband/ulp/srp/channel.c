@@ -366,6 +366,26 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 }
 
 /**
+ * srp_ch_mark_down() - mark a channel disconnected
+ * @ch: the channel
+ *
+ * Return: whether @ch was connected, so that of several reporters of one
+ * failure (a failed completion, a CM disconnect) only the first acts on it.
+ * Context: any; takes @ch->lock.
+ */
+bool srp_ch_mark_down(struct srp_channel *ch)
+{
+	unsigned long flags;
+	bool was_connected;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	was_connected = ch->connected;
+	ch->connected = false;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return was_connected;
+}
+
+/**
  * srp_ch_error() - the one place failed completions end up
  * @ch:   channel
  * @wc:   the failed work completion
@@ -378,15 +398,8 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
 {
 	struct srp_target *target = ch->target;
-	unsigned long flags;
-	bool was_connected;
 
-	spin_lock_irqsave(&ch->lock, flags);
-	was_connected = ch->connected;
-	ch->connected = false;
-	spin_unlock_irqrestore(&ch->lock, flags);
-
-	if (!was_connected)
+	if (!srp_ch_mark_down(ch))
 		return;
 
 	rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);

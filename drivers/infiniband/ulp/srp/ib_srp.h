@@ -371,6 +371,7 @@ struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use);
 void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
 int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 		  struct ib_send_wr *prefix);
+bool srp_ch_mark_down(struct srp_channel *ch);
 void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what);
 
 /* data.c */

@@ -122,15 +122,7 @@ void srp_cm_login_reject(struct srp_channel *ch, const void *data, u8 len)
  */
 void srp_cm_disconnected(struct srp_channel *ch)
 {
-	unsigned long flags;
-	bool was_connected;
-
-	spin_lock_irqsave(&ch->lock, flags);
-	was_connected = ch->connected;
-	ch->connected = false;
-	spin_unlock_irqrestore(&ch->lock, flags);
-
-	if (!was_connected)
+	if (!srp_ch_mark_down(ch))
 		return;
 	shost_printk(KERN_WARNING, ch->target->shost,
 		     "channel %u: disconnected by the target\n", ch->idx);
