@@ -74,6 +74,8 @@ for s in $SCENARIOS; do
 		> >(tee "$LAB_OUT/$s.log" >/dev/console) 2>&1
 	rc=$?
 	sleep 1
+	# Daemons a scenario started must not shape the next one's view.
+	bash -c 'source /lab/lib.sh; lab_multipathd_down' >/dev/null 2>&1
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		result "FAIL $s: finished within ${SCENARIO_TIMEOUT:-900}s"
 	elif [ $rc -ne 0 ] && ! grep -q '^FAIL' "$LAB_OUT/$s.checks"; then

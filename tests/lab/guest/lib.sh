@@ -254,14 +254,16 @@ blacklist {
 }
 MP
 	modprobe dm_multipath
-	multipathd -d -s >/lab/out/multipathd.log 2>&1 &
+	multipathd -d -s >>/lab/out/multipathd.log 2>&1 &
 	lab_wait 20 multipathd show status
 }
 
+# lab_multipathd_down: stop multipathd and flush every map it left behind.
 lab_multipathd_down() {
-	pgrep -x multipathd >/dev/null || return 0
-	multipathd shutdown >/dev/null 2>&1
-	lab_wait 20 sh -c '! pgrep -x multipathd'
+	if pgrep -x multipathd >/dev/null; then
+		multipathd shutdown >/dev/null 2>&1
+		lab_wait 20 sh -c '! pgrep -x multipathd'
+	fi
 	multipath -F >/dev/null 2>&1
 	return 0
 }

@@ -157,5 +157,5 @@ kill $dpid
 wait $dpid
 check "daemon exits with status 0 on SIGTERM" test $? -eq 0
 cat $LAB_OUT/srp-discover-daemon.log
-multipath -F >/dev/null 2>&1
+lab_multipathd_down
 check "logout of both" tools_logout_all

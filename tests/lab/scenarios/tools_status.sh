@@ -50,7 +50,7 @@ a1=$(tools_json_get "$flat" 'iser\[1\].connections\[0\].address')
 check "json: one session per portal ($a0, $a1)" \
 	test "$(printf '%s\n' $a0 $a1 | sort)" = "$(printf '%s\n' $IP0 $IP1 | sort)"
 
-multipath -F >/dev/null 2>&1
+lab_multipathd_down
 for ip in $IP0 $IP1; do
 	check "iSER logout from $ip" iscsiadm -m node -T $ISER_IQN -p $ip:3260 -I iser --logout
 done
