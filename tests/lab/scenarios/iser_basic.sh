@@ -3,6 +3,8 @@
 # iSER basics: the iser transport registers, SendTargets discovery and
 # login over iSER, ext4 data and a short fio verify on the disk, logout and
 # unload.
+#
+# lab-drivers: ours intree
 source /lab/lib-iser.sh
 
 lab_net_up

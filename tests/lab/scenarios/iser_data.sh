@@ -2,6 +2,8 @@
 #
 # iSER data path: ext4 checksums, fio verify over queue depths 1..64,
 # 1 MiB sequential and 4 MiB writes, unsolicited counters sane, unload.
+#
+# lab-drivers: ours intree
 source /lab/lib-iser.sh
 
 lab_net_up

@@ -3,6 +3,8 @@
 # iSER error recovery: iscsid killed and restarted under I/O; the target
 # portal group disabled and re-enabled under I/O (connection failure,
 # reconnect, re-login); login/logout cycles without slab growth; unload.
+#
+# lab-drivers: ours intree
 source /lab/lib-iser.sh
 
 tpg=$CFS/iscsi/$ISER_IQN/tpgt_1

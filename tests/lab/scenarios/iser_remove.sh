@@ -3,7 +3,10 @@
 # RDMA device removal under an iSER session: rxe1 is deleted while a
 # session runs over it; the session on rxe0 keeps working, the one on rxe1
 # fails over to recovery without hang or splat, logout and unload work.
-# Run it last in a boot: rxe1 is gone afterwards.
+# It gets a boot of its own: rxe1 is gone afterwards.
+#
+# lab-drivers: ours intree
+# lab-boot: own
 source /lab/lib-iser.sh
 
 lab_net_up

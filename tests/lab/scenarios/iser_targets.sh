@@ -2,6 +2,8 @@
 #
 # Two iSCSI targets behind the same iSER portal: discovery lists both,
 # one session to each at once, data on both, logout, unload.
+#
+# lab-drivers: ours intree
 source /lab/lib-iser.sh
 
 lab_net_up
