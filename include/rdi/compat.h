@@ -19,6 +19,14 @@
 
 #include <linux/version.h>
 
-/* No differences between the supported kernels are needed yet. */
+/*
+ * v6.3 ("RDMA/cma: Refactor the inbound/outbound path records process flow")
+ * made the record count passed to ib_sa_path_rec_get() callbacks unsigned.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define RDI_SA_NUM_PRS_TYPE unsigned int
+#else
+#define RDI_SA_NUM_PRS_TYPE int
+#endif
 
 #endif /* RDI_COMPAT_H */

@@ -88,7 +88,6 @@ static void srp_host_release(struct device *dev)
 
 static struct class srp_class = {
 	.name		= "infiniband_srp",
-	.owner		= THIS_MODULE,
 	.dev_groups	= srp_class_groups,
 	.dev_release	= srp_host_release,
 };

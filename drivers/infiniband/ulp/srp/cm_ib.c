@@ -17,6 +17,7 @@
 #include <rdma/ib_sa.h>
 #include <rdma/ib_cache.h>
 #include <scsi/scsi_host.h>
+#include <rdi/compat.h>
 
 #include "ib_srp.h"
 
@@ -32,12 +33,12 @@ enum {
 
 static struct ib_sa_client srp_sa_client;
 
-static void srp_path_done(int status, struct sa_path_rec *rec, int num,
-			  void *context)
+static void srp_path_done(int status, struct sa_path_rec *rec,
+			  RDI_SA_NUM_PRS_TYPE num, void *context)
 {
 	struct srp_channel *ch = context;
 
-	if (status || !rec || num < 1) {
+	if (status || !rec || !num) {
 		ch->status = status ? status : -ENOENT;
 	} else {
 		ch->path = *rec;
