@@ -265,6 +265,10 @@ RDI_TEST(login_rsp_check)
 	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_IT_TOO_SMALL);
 	login_result(&r, 260, 256, both);
 	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_OK);
+	/* our own request (max_it_iu_size=200) is too small for 12 */
+	login_result(&r, 8260, 256, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 200), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 260), SRP_LOGIN_OK);
 }
 
 RDI_TEST(credit_update)

@@ -62,7 +62,7 @@ done
 hostile_login_fails rsp-ti-huge "Protocol error" \
 	"SRP_LOGIN_RSP max_ti_iu_len 2147483647 exceeds"
 hostile_login_fails rsp-it-small "Protocol error" \
-	"SRP_LOGIN_RSP max_it_iu_len 52 is below the [0-9]+ bytes of an SRP_CMD"
+	"SRP_LOGIN_RSP max_it_iu_len 52 \\([0-9]+ requested\\) is below the [0-9]+ bytes of an SRP_CMD"
 check "rsp-it-small: no IU longer than the announced max_it_iu_len" \
 	sh -c "! grep '^OVERLONG_IU' $FAKE_LOG"
 hostile_login_fails rsp-buffmt0 "Protocol error" \

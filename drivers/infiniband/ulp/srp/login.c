@@ -96,8 +96,8 @@ static void srp_log_login_fault(struct srp_channel *ch,
 		break;
 	case SRP_LOGIN_IT_TOO_SMALL:
 		shost_printk(KERN_ERR, shost,
-			     "channel %u: SRP_LOGIN_RSP max_it_iu_len %u is below the %u bytes of an SRP_CMD with %u data descriptors\n",
-			     ch->idx, rsp->max_it_iu_len,
+			     "channel %u: SRP_LOGIN_RSP max_it_iu_len %u (%u requested) is below the %u bytes of an SRP_CMD with %u data descriptors\n",
+			     ch->idx, rsp->max_it_iu_len, ch->max_it_iu_len,
 			     srp_cmd_iu_len(target->cmd_sg_cnt, rsp->buf_fmt),
 			     target->cmd_sg_cnt);
 		break;

@@ -199,9 +199,10 @@ u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, u16 buf_fmt)
  * @it_iu_len:  IT IU length requested in SRP_LOGIN_REQ
  *
  * The host's limits (max_sectors, sg_tablesize) were fixed before login,
- * so every command must fit the IT IU length and descriptor formats the
- * target grants; a receive IU is allocated per credit, so max_ti_iu_len
- * must be sane. Anything else would mean IUs the target drops, descriptor
+ * so every command must fit the descriptor formats the target grants and
+ * the smaller of the IT IU lengths requested (a max_it_iu_size cap may
+ * have lowered it) and granted; a receive IU is allocated per credit, so
+ * max_ti_iu_len must be sane. Anything else would mean IUs the target drops, descriptor
  * formats it refuses, or gigabytes of receive buffers.
  *
  * Return: SRP_LOGIN_OK or the first reason the channel is unusable.
@@ -218,7 +219,7 @@ enum srp_login_fault srp_check_login_rsp(const struct srp_login_result *res,
 		return SRP_LOGIN_NO_DESC_FMT;
 	if (fmt == SRP_BUF_FMT_DIRECT && cmd_sg_cnt > 1)
 		return SRP_LOGIN_DIRECT_ONLY;
-	if (res->max_it_iu_len < srp_cmd_iu_len(cmd_sg_cnt, fmt))
+	if (min(res->max_it_iu_len, it_iu_len) < srp_cmd_iu_len(cmd_sg_cnt, fmt))
 		return SRP_LOGIN_IT_TOO_SMALL;
 	return SRP_LOGIN_OK;
 }

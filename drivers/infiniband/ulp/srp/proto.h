@@ -584,8 +584,9 @@ int srp_parse_login_rsp(const void *buf, size_t len,
  * @SRP_LOGIN_NO_DESC_FMT: neither direct nor indirect descriptors supported
  * @SRP_LOGIN_DIRECT_ONLY: only direct descriptors supported, but a command
  *                         may need several descriptors (cmd_sg_entries > 1)
- * @SRP_LOGIN_IT_TOO_SMALL: max_it_iu_len below the SRP_CMD the host was
- *                         sized for (srp_cmd_iu_len())
+ * @SRP_LOGIN_IT_TOO_SMALL: max_it_iu_len, or the IT IU length requested,
+ *                         below the SRP_CMD the host was sized for
+ *                         (srp_cmd_iu_len())
  */
 enum srp_login_fault {
 	SRP_LOGIN_OK,
