@@ -233,8 +233,12 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 	ch->req_lim = ch->login_rsp.req_lim;
 
 	ret = srp_ch_start_recv(ch);
-	if (ret)
+	if (ret) {
+		shost_printk(KERN_ERR, target->shost,
+			     "channel %u: cannot post %u receive IUs of %u bytes: %d\n",
+			     ch->idx, target->queue_size, ch->max_ti_iu_len, ret);
 		goto err_disconnect;
+	}
 
 	spin_lock_irq(&ch->lock);
 	ch->connected = true;
