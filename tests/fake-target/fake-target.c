@@ -50,7 +50,7 @@ enum mode {
 	M_REJ, M_REJ_IU_ONCE, M_CM_REJECT, M_SILENT,
 	M_RSP_OPCODE, M_RSP_EMPTY, M_RSP_REQLIM0, M_RSP_REQLIM_NEG,
 	M_RSP_TI0, M_RSP_TI_HUGE, M_RSP_IT_TINY, M_RSP_IT_SMALL,
-	M_RSP_BUFFMT0,
+	M_RSP_BUFFMT0, M_RSP_DIRECT_ONLY, M_RSP_INDIRECT_ONLY,
 	/* data phase */
 	M_OK, M_DROP, M_SENSE_OVERFLOW, M_RESP_OVERFLOW, M_TAG_HIGH,
 	M_TAG_OTHER, M_DUP, M_CREDIT_NEG, M_CREDIT_HUGE, M_BAD_OPCODE,
@@ -84,6 +84,8 @@ static const struct {
 	{ "rsp-it-tiny",    M_RSP_IT_TINY, 0, "LOGIN_RSP with max_it_iu_len 16" },
 	{ "rsp-it-small",   M_RSP_IT_SMALL, 0, "LOGIN_RSP with max_it_iu_len 52 (SRP_CMD without room for a descriptor)" },
 	{ "rsp-buffmt0",    M_RSP_BUFFMT0, 0, "LOGIN_RSP supporting no descriptor format" },
+	{ "rsp-direct-only", M_RSP_DIRECT_ONLY, 0, "LOGIN_RSP supporting direct descriptors only" },
+	{ "rsp-indirect-only", M_RSP_INDIRECT_ONLY, 0, "LOGIN_RSP supporting indirect descriptors only" },
 	{ "ok",		    M_OK, 0, "no lie: a correct target" },
 	{ "drop",	    M_DROP, 0, "never answer the command" },
 	{ "sense-overflow", M_SENSE_OVERFLOW, 0, "SRP_RSP whose sense length runs past the IU" },
@@ -382,6 +384,12 @@ static void build_login_rsp(uint8_t *rsp, const uint8_t *req,
 		break;
 	case M_RSP_BUFFMT0:
 		put_be16(rsp + LRSP_BUF_FMT, 0);
+		break;
+	case M_RSP_DIRECT_ONLY:
+		put_be16(rsp + LRSP_BUF_FMT, 0x0002);
+		break;
+	case M_RSP_INDIRECT_ONLY:
+		put_be16(rsp + LRSP_BUF_FMT, 0x0004);
 		break;
 	default:
 		break;

@@ -8,6 +8,7 @@
  * catches any read past what a lying target sent.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 
 #include "rdi_test.h"
@@ -192,6 +193,110 @@ RDI_TEST(login_rsp_parse)
 	EXPECT_EQ(srp_parse_login_rsp(b, sizeof(b), &r), 0);
 	EXPECT(!r.imm_data);
 	EXPECT_EQ(r.multichan, SRP_LOGIN_RSP_MULTICHAN_NONE);
+}
+
+static void login_result(struct srp_login_result *r, u32 it, u32 ti, u16 fmt)
+{
+	memset(r, 0, sizeof(*r));
+	r->req_lim = 32;
+	r->max_it_iu_len = it;
+	r->max_ti_iu_len = ti;
+	r->buf_fmt = fmt;
+}
+
+RDI_TEST(cmd_iu_len)
+{
+	/* one direct descriptor: 48 + 16 */
+	EXPECT_EQ(srp_cmd_iu_len(1, SRP_BUF_FMT_DIRECT), 64);
+	EXPECT_EQ(srp_cmd_iu_len(1, SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT),
+		  64);
+	/* indirect only: 48 + 20 + 16 even for one descriptor */
+	EXPECT_EQ(srp_cmd_iu_len(1, SRP_BUF_FMT_INDIRECT), 84);
+	EXPECT_EQ(srp_cmd_iu_len(12, SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT),
+		  260);
+	EXPECT_EQ(srp_cmd_iu_len(255, SRP_BUF_FMT_INDIRECT), 4148);
+}
+
+RDI_TEST(login_rsp_check)
+{
+	const u16 both = SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT;
+	struct srp_login_result r;
+
+	login_result(&r, 8260, 4096, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_OK);
+
+	/* rsp-ti-huge: nothing is allocated from 0x7fffffff */
+	login_result(&r, 8260, 0x7fffffff, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_TI_TOO_LARGE);
+	login_result(&r, 8260, SRP_MAX_TI_IU_LEN, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_OK);
+	login_result(&r, 8260, SRP_MAX_TI_IU_LEN + 1, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_TI_TOO_LARGE);
+	/* a target mirroring a large requested IT IU length is fine */
+	login_result(&r, 200000, 200000, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 200000), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 100000), SRP_LOGIN_TI_TOO_LARGE);
+
+	/* rsp-buffmt0, and reserved bits alone count as nothing */
+	login_result(&r, 8260, 4096, 0);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_NO_DESC_FMT);
+	login_result(&r, 8260, 4096, 0xfff9);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_NO_DESC_FMT);
+
+	/* direct only: usable when every command has one descriptor */
+	login_result(&r, 8260, 4096, SRP_BUF_FMT_DIRECT);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_DIRECT_ONLY);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 8260), SRP_LOGIN_OK);
+	/* indirect only: always usable if the table fits */
+	login_result(&r, 8260, 4096, SRP_BUF_FMT_INDIRECT);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 8260), SRP_LOGIN_OK);
+
+	/* rsp-it-small: an SRP_CMD fits, its descriptor does not */
+	login_result(&r, 52, 256, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 8260), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_IT_TOO_SMALL);
+	login_result(&r, 64, 256, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 8260), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 2, 8260), SRP_LOGIN_IT_TOO_SMALL);
+	login_result(&r, 83, 256, SRP_BUF_FMT_INDIRECT);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 8260), SRP_LOGIN_IT_TOO_SMALL);
+	login_result(&r, 259, 256, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_IT_TOO_SMALL);
+	login_result(&r, 260, 256, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_OK);
+	/* our own request (max_it_iu_size=200) is too small for 12 */
+	login_result(&r, 8260, 256, both);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 200), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 260), SRP_LOGIN_OK);
+}
+
+RDI_TEST(credit_update)
+{
+	s32 v = -1;
+
+	EXPECT_EQ(srp_credit_update(31, 1, &v), 0);
+	EXPECT_EQ(v, 32);
+	EXPECT_EQ(srp_credit_update(31, -31, &v), 0);	/* legal decrease */
+	EXPECT_EQ(v, 0);
+	EXPECT_EQ(srp_credit_update(0, 0, &v), 0);
+	EXPECT_EQ(v, 0);
+	/* credit-neg: -1000 on 31 credits */
+	EXPECT_EQ(srp_credit_update(31, -1000, &v), -ERANGE);
+	EXPECT_EQ(v, 0);
+	EXPECT_EQ(srp_credit_update(0, INT_MIN, &v), -ERANGE);
+	EXPECT_EQ(v, 0);
+	EXPECT_EQ(srp_credit_update(INT_MAX, INT_MIN, &v), -ERANGE);
+	EXPECT_EQ(v, 0);
+	/* credit-huge: 0x7fffffff on 31 credits saturates, never wraps */
+	EXPECT_EQ(srp_credit_update(31, 0x7fffffff, &v), -EOVERFLOW);
+	EXPECT_EQ(v, INT_MAX);
+	EXPECT_EQ(srp_credit_update(INT_MAX, 1, &v), -EOVERFLOW);
+	EXPECT_EQ(v, INT_MAX);
+	EXPECT_EQ(srp_credit_update(INT_MAX - 1, 1, &v), 0);
+	EXPECT_EQ(v, INT_MAX);
+	EXPECT_EQ(srp_credit_update(0, 0x7fffffff, &v), 0);
+	EXPECT_EQ(v, INT_MAX);
 }
 
 RDI_TEST(login_rej_parse)
@@ -515,11 +620,30 @@ RDI_TEST(aer_req_and_rsp)
 	srp_build_aer_rsp(&rsp, i.tag);
 	EXPECT_MEM(&rsp, want, 16);
 
-	EXPECT_EQ(srp_parse_aer_req(req, sizeof(req) - 1, &i), -EPROTO);
-	EXPECT_EQ(srp_parse_aer_req(req, 35, &i), -EPROTO);
+	/* malformed but answerable: tag and credits decoded, no event */
+	EXPECT_EQ(srp_parse_aer_req(req, sizeof(req) - 1, &i), -EBADMSG);
+	EXPECT_EQ(i.tag, 0xaabb);
+	EXPECT_EQ(i.req_lim_delta, 1);
+	EXPECT_MEM(i.lun, lun5, 8);
+	EXPECT(!i.sense);
+	EXPECT_EQ(i.sense_len, 0);
+	EXPECT_EQ(i.sense_len_field, 18);
+	EXPECT_EQ(srp_parse_aer_req(req, 35, &i), -EBADMSG);
+	EXPECT_EQ(i.tag, 0xaabb);
+	EXPECT_MEM(i.lun, lun5, 8);
+	EXPECT(!i.sense);
+	EXPECT_EQ(srp_parse_aer_req(req, 20, &i), -EBADMSG);
+	EXPECT_EQ(i.tag, 0xaabb);
+	EXPECT_MEM(i.lun, "\0\0\0\0\0\0\0\0", 8);	/* LUN not received */
 	memcpy(b, req, sizeof(b));
-	memset(b + 28, 0xff, 4);
-	EXPECT_EQ(srp_parse_aer_req(b, sizeof(b), &i), -EPROTO);
+	memset(b + 28, 0xff, 4);		/* the fake target's aer-bad */
+	EXPECT_EQ(srp_parse_aer_req(b, sizeof(b), &i), -EBADMSG);
+	EXPECT_EQ(i.tag, 0xaabb);
+	EXPECT(!i.sense);
+	EXPECT_EQ(i.sense_len_field, 0xffffffff);
+	/* no tag: nothing to answer */
+	EXPECT_EQ(srp_parse_aer_req(req, 15, &i), -EPROTO);
+	EXPECT_EQ(srp_parse_aer_req(want, 16, &i), -EPROTO);
 	memcpy(b, req, sizeof(b));
 	b[31] = 0;				/* no sense is fine */
 	EXPECT_EQ(srp_parse_aer_req(b, 36, &i), 0);
@@ -596,8 +720,16 @@ RDI_TEST(parsers_never_read_past_received_bytes)
 					if (ri.resp_data)
 						EXPECT(ri.resp_data + ri.resp_data_len <= b + len);
 				}
-				if (!srp_parse_aer_req(b, len, &ai))
+				switch (srp_parse_aer_req(b, len, &ai)) {
+				case 0:
 					EXPECT(ai.sense + ai.sense_len <= b + len);
+					break;
+				case -EBADMSG:
+					EXPECT(!ai.sense && !ai.sense_len);
+					break;
+				default:
+					break;
+				}
 				srp_parse_cred_req(b, len, &tag, &delta);
 				srp_parse_t_logout(b, len, &tag, &reason);
 				free(b);

@@ -102,10 +102,12 @@ hostile_login_fails() {
 }
 
 # hostile_login MODE [FAKE OPTIONS...]: start the fake target in MODE, log
-# in (one channel, reconnect_delay 2 s); sets HOSTILE_HOST and HOSTILE_DEV
-# (the LUN's sdX). Records no check; returns non-zero on failure.
+# in (one channel, reconnect_delay 2 s, plus the add_target keys in
+# HOSTILE_EXTRA); sets HOSTILE_HOST and HOSTILE_DEV (the LUN's sdX).
+# Records no check; returns non-zero on failure.
 HOSTILE_HOST=
 HOSTILE_DEV=
+HOSTILE_EXTRA=
 hostile_login() {
 	local before h
 	HOSTILE_HOST=
@@ -113,7 +115,7 @@ hostile_login() {
 	hostile_fake_start "$@" || return 1
 	before=$(lab_srp_hosts)
 	hostile_mark
-	srp_add_target_ok 0 "$(hostile_target_string)" || return 1
+	srp_add_target_ok 0 "$(hostile_target_string "$HOSTILE_EXTRA")" || return 1
 	for h in $(lab_srp_hosts); do
 		echo "$before" | grep -qx "$h" || HOSTILE_HOST=$h
 	done

@@ -2,7 +2,10 @@
 #
 # SRP login against a target that rejects or lies (tests/fake-target/):
 # every SRP_LOGIN_REJ reason, the IT IU length fallback, a CM reject, no
-# listener, no answer at all, and SRP_LOGIN_RSPs with impossible values.
+# listener, no answer at all, SRP_LOGIN_RSPs with impossible values, and
+# well-formed ones the host cannot work with (IU lengths, descriptor
+# formats); and targets that offer only one descriptor format, whose data
+# must never travel in the other.
 # Each failed add_target write must fail with the errno named in
 # tests/fake-target/README.md, say why in one kernel log line, and leave no
 # SCSI host or rport behind; the module must unload at the end.
@@ -53,6 +56,37 @@ hostile_login_fails silent "Connection timed out" "no answer to the login reques
 for m in rsp-opcode rsp-empty rsp-reqlim0 rsp-reqlim-neg rsp-ti0 rsp-it-tiny; do
 	hostile_login_fails $m "Protocol error" "malformed SRP_LOGIN_RSP"
 done
+
+# Well formed, but unusable: the login fails before anything is sized from
+# the response, and the log line names the field and its value.
+hostile_login_fails rsp-ti-huge "Protocol error" \
+	"SRP_LOGIN_RSP max_ti_iu_len 2147483647 exceeds"
+hostile_login_fails rsp-it-small "Protocol error" \
+	"SRP_LOGIN_RSP max_it_iu_len 52 \\([0-9]+ requested\\) is below the [0-9]+ bytes of an SRP_CMD"
+check "rsp-it-small: no IU longer than the announced max_it_iu_len" \
+	sh -c "! grep '^OVERLONG_IU' $FAKE_LOG"
+hostile_login_fails rsp-buffmt0 "Protocol error" \
+	"neither direct nor indirect data descriptors \(buf_fmt 0x0000\)"
+hostile_login_fails rsp-direct-only "Protocol error" \
+	"only direct data descriptors .*cmd_sg_entries=1"
+
+# One descriptor format only: the data path uses that one and no other.
+# Direct only is usable when every command has one descriptor.
+for m in rsp-direct-only:cmd_sg_entries=1 rsp-indirect-only:; do
+	mode=${m%%:*}
+	HOSTILE_EXTRA=${m#*:}
+	if hostile_login $mode; then
+		pass "$mode${HOSTILE_EXTRA:+ ($HOSTILE_EXTRA)}: login and LUN scan"
+		check "$mode: 1 MiB read matches the pattern" hostile_pattern_ok 2048
+		check "$mode: no command used a refused descriptor format" \
+			sh -c "! grep '^UNSUPPORTED_FMT' $FAKE_LOG"
+	else
+		fail "$mode${HOSTILE_EXTRA:+ ($HOSTILE_EXTRA)}: login and LUN scan"
+	fi
+	check "$mode: logout" hostile_logout
+	check "$mode: no SCSI host or rport left" hostile_no_hosts
+done
+HOSTILE_EXTRA=
 
 check "no SRP hosts at the end" hostile_no_hosts
 check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp

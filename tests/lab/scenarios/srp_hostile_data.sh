@@ -59,9 +59,34 @@ hostile_case dup ok "SRP_RSP for unknown or completed tag"
 hostile_case bad-opcode ok "unexpected IU type 0x55"
 hostile_case aer ok "asynchronous event for LUN 0" "^AER_RSP .*tag=0x4145520000000001"
 hostile_case cred-req ok "" "^CRED_RSP .*tag=0x4352454400000001"
+hostile_case aer-bad ok "malformed SRP_AER_REQ for LUN 0 .*answered, event ignored" \
+	"^AER_RSP .*tag=0x4145520000000001"
+# Credits taken back beyond those held: a protocol error; the channel
+# reconnects instead of stalling at zero credits.
+hostile_case credit-neg ok \
+	"SRP_RSP request limit delta -1000 on [0-9]+ credits leaves the credit count negative; reconnecting" \
+	"^LOGIN_REQ n=2"
 hostile_case t-logout retried "target logged out" "^LOGIN_REQ n=2"
 hostile_case disconnect retried "disconnected by the target" "^LOGIN_REQ n=2"
 hostile_case oversize retried "RECV failed" "^LOGIN_REQ n=2"
+
+# A grant that would wrap the credit count: it saturates at INT_MAX.
+if hostile_login credit-huge; then
+	hostile_trigger
+	rc=$?
+	check "credit-huge: the lied-about command succeeds (sg_raw rc=$rc)" test $rc -eq 0
+	check "credit-huge: fake target told the lie" hostile_fake_saw "^LIE credit-huge"
+	check "credit-huge: kernel log says so" \
+		hostile_dmesg_has "request limit delta 2147483647 on [0-9]+ credits overflows; credit count held at 2147483647"
+	check "credit-huge: LUN still usable" hostile_usable
+	req_lim=$(cat /sys/class/scsi_host/host$HOSTILE_HOST/req_lim)
+	check "credit-huge: req_lim did not wrap ($req_lim)" test "$req_lim" -gt 0
+	check "credit-huge: no reconnect" test "$(hostile_fake_count '^LOGIN_REQ')" -eq 1
+else
+	fail "credit-huge: login"
+fi
+check "credit-huge: logout" hostile_logout
+check "credit-huge: no SCSI host or rport left" hostile_no_hosts
 
 # An unknown IU before every response, under reads: the data stays right.
 if hostile_login bad-opcode -o any -n -1; then

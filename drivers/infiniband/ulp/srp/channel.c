@@ -318,16 +318,46 @@ void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu)
  * srp_add_credits() - account credits granted by the target
  * @ch:    channel
  * @delta: REQUEST LIMIT DELTA of the received IU
+ * @iu:    name of that IU, for the log
+ *
+ * The count never wraps (srp_credit_update()). A grant beyond INT_MAX
+ * saturates and is logged. A delta that takes back more credits than the
+ * channel holds leaves both sides without an agreed count - and a channel
+ * at zero credits with nothing outstanding would wait forever - so it is a
+ * protocol error: the channel goes down and a new login starts from the
+ * target's fresh grant.
+ *
+ * Context: receive completion; takes @ch->lock.
  */
-void srp_add_credits(struct srp_channel *ch, s32 delta)
+void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu)
 {
+	struct srp_target *target = ch->target;
 	unsigned long flags;
+	s32 old;
+	int ret;
 
 	if (!delta)
 		return;
 	spin_lock_irqsave(&ch->lock, flags);
-	ch->req_lim += delta;
+	old = ch->req_lim;
+	ret = srp_credit_update(old, delta, &ch->req_lim);
 	spin_unlock_irqrestore(&ch->lock, flags);
+	if (likely(!ret))
+		return;
+
+	rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
+	if (ret == -EOVERFLOW) {
+		srp_printk_rl(KERN_WARNING, target->shost,
+			      "channel %u: %s request limit delta %d on %d credits overflows; credit count held at %d\n",
+			      ch->idx, iu, delta, old, INT_MAX);
+		return;
+	}
+	if (!srp_ch_mark_down(ch))
+		return;
+	shost_printk(KERN_ERR, target->shost,
+		     "channel %u: %s request limit delta %d on %d credits leaves the credit count negative; reconnecting\n",
+		     ch->idx, iu, delta, old);
+	srp_target_start_recovery(target);
 }
 
 /**

@@ -233,7 +233,7 @@ static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
 					 ch->idx, len);
 		return;
 	}
-	srp_add_credits(ch, rsp.req_lim_delta);
+	srp_add_credits(ch, rsp.req_lim_delta, "SRP_RSP");
 
 	if (rsp.tag & SRP_TAG_TSK_MGMT) {
 		srp_tmf_response(ch, &rsp);
@@ -284,15 +284,23 @@ static void srp_send_reply(struct srp_channel *ch, u8 opcode, u64 tag)
 		srp_put_tx_iu(ch, iu);
 }
 
+/*
+ * A credit grant: account it and answer with SRP_CRED_RSP. An IU too short
+ * to carry its tag cannot be answered; it is logged and dropped.
+ */
 static void srp_handle_cred_req(struct srp_channel *ch, const void *buf,
 				u32 len)
 {
 	s32 delta;
 	u64 tag;
 
-	if (srp_parse_cred_req(buf, len, &tag, &delta))
+	if (srp_parse_cred_req(buf, len, &tag, &delta)) {
+		srp_printk_rl(KERN_ERR, ch->target->shost,
+			      "channel %u: malformed SRP_CRED_REQ (%u bytes, %zu expected): dropped unanswered\n",
+			      ch->idx, len, sizeof(struct srp_iu_cred_req));
 		return;
-	srp_add_credits(ch, delta);
+	}
+	srp_add_credits(ch, delta, "SRP_CRED_REQ");
 	srp_send_reply(ch, SRP_IU_CRED_RSP, tag);
 }
 
@@ -329,7 +337,9 @@ static void srp_report_ua(struct scsi_device *sdev,
  * An asynchronous event: account its credits, answer it, and hand a unit
  * attention in its sense data to the SCSI midlayer of the LUN concerned,
  * which turns it into the same uevent a command's sense data would give
- * (capacity change, LUN inventory change, ...).
+ * (capacity change, LUN inventory change, ...). SRP r16a wants every
+ * SRP_AER_REQ answered, so one with inconsistent lengths is still answered
+ * when its tag arrived; only its event is ignored.
  */
 static void srp_handle_aer_req(struct srp_channel *ch, const void *buf,
 			       u32 len)
@@ -339,13 +349,23 @@ static void srp_handle_aer_req(struct srp_channel *ch, const void *buf,
 	struct scsi_device *sdev;
 	struct srp_aer_info aer;
 	u64 lun;
+	int ret;
 
-	if (srp_parse_aer_req(buf, len, &aer))
+	ret = srp_parse_aer_req(buf, len, &aer);
+	if (ret == -EPROTO) {
+		srp_printk_rl(KERN_ERR, target->shost,
+			      "channel %u: malformed SRP_AER_REQ (%u bytes, no tag): dropped unanswered\n",
+			      ch->idx, len);
 		return;
-	srp_add_credits(ch, aer.req_lim_delta);
+	}
+	lun = scsilun_to_int((struct scsi_lun *)aer.lun);
+	if (ret)
+		srp_printk_rl(KERN_ERR, target->shost,
+			      "channel %u: malformed SRP_AER_REQ for LUN %llu (%u bytes, sense data length %u): answered, event ignored\n",
+			      ch->idx, lun, len, aer.sense_len_field);
+	srp_add_credits(ch, aer.req_lim_delta, "SRP_AER_REQ");
 	srp_send_reply(ch, SRP_IU_AER_RSP, aer.tag);
 
-	lun = scsilun_to_int((struct scsi_lun *)aer.lun);
 	if (!aer.sense_len ||
 	    !scsi_normalize_sense(aer.sense, aer.sense_len, &sshdr))
 		return;

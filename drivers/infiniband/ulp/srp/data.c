@@ -16,7 +16,11 @@
  *
  * The host's limits (target.c) guarantee that every request fits in
  * @cmd_sg_cnt descriptors, so the descriptor table always lives inside the
- * SRP_CMD.
+ * SRP_CMD. Only formats the target announced in SRP_LOGIN_RSP are used
+ * (@ch->buf_fmt): one descriptor goes out direct, or as a one-entry
+ * indirect table to a target that takes only indirect ones; login refuses
+ * a direct-only target unless @cmd_sg_cnt is 1 and any IT IU length that
+ * cannot hold @cmd_sg_cnt descriptors (srp_check_login_rsp()).
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -119,7 +123,7 @@ static int srp_write_descs(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	struct scatterlist *sg;
 	unsigned int i, ndesc = req->nregs ? req->nregs : count;
 
-	if (ndesc == 1) {
+	if (ndesc == 1 && ch->buf_fmt & SRP_BUF_FMT_DIRECT) {
 		if (req->nregs)
 			srp_set_direct(desc, req->regs[0].mr->iova,
 				       req->regs[0].mr->rkey,

@@ -201,6 +201,8 @@ void srp_ib_cm_unregister(void);
  * @max_ti_iu_len: largest IU the target sends (receive buffer size)
  * @max_it_iu_len: largest IU we send
  * @use_imm_data: target accepted immediate data on this channel
+ * @buf_fmt:     SRP_BUF_FMT_DIRECT and/or _INDIRECT: the data descriptor
+ *               formats the target accepts on this channel
  * @login_done:  completed by the CM handler when the CM exchange ends
  * @status:      result of the CM exchange (0, -errno or SRP_CM_RETRY_*)
  * @login_rsp:   the decoded SRP_LOGIN_RSP
@@ -234,6 +236,7 @@ struct srp_channel {
 	u32			max_ti_iu_len;
 	u32			max_it_iu_len;
 	bool			use_imm_data;
+	u16			buf_fmt;
 
 	struct completion	login_done;
 	int			status;
@@ -366,7 +369,7 @@ void srp_cm_disconnected(struct srp_channel *ch);
 void srp_ch_destroy_ib(struct srp_channel *ch);
 int srp_ch_start_recv(struct srp_channel *ch);
 int srp_repost_recv(struct srp_channel *ch, struct srp_iu *iu);
-void srp_add_credits(struct srp_channel *ch, s32 delta);
+void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu);
 struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use);
 void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
 int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,

@@ -65,24 +65,76 @@ static void srp_fill_login_params(struct srp_channel *ch,
 	}
 }
 
+/*
+ * Log why a well-formed login response leaves the channel unusable, naming
+ * the field and its value so an administrator can fix the target or the
+ * add_target options.
+ */
+static void srp_log_login_fault(struct srp_channel *ch,
+				const struct srp_login_result *rsp,
+				enum srp_login_fault fault)
+{
+	struct srp_target *target = ch->target;
+	struct Scsi_Host *shost = target->shost;
+
+	switch (fault) {
+	case SRP_LOGIN_TI_TOO_LARGE:
+		shost_printk(KERN_ERR, shost,
+			     "channel %u: SRP_LOGIN_RSP max_ti_iu_len %u exceeds the %u bytes accepted for a receive buffer\n",
+			     ch->idx, rsp->max_ti_iu_len,
+			     max(SRP_MAX_TI_IU_LEN, ch->max_it_iu_len));
+		break;
+	case SRP_LOGIN_NO_DESC_FMT:
+		shost_printk(KERN_ERR, shost,
+			     "channel %u: SRP_LOGIN_RSP supports neither direct nor indirect data descriptors (buf_fmt %#06x)\n",
+			     ch->idx, rsp->buf_fmt);
+		break;
+	case SRP_LOGIN_DIRECT_ONLY:
+		shost_printk(KERN_ERR, shost,
+			     "channel %u: SRP_LOGIN_RSP supports only direct data descriptors (buf_fmt %#06x) but a command may need %u; log in with cmd_sg_entries=1\n",
+			     ch->idx, rsp->buf_fmt, target->cmd_sg_cnt);
+		break;
+	case SRP_LOGIN_IT_TOO_SMALL:
+		shost_printk(KERN_ERR, shost,
+			     "channel %u: SRP_LOGIN_RSP max_it_iu_len %u (%u requested) is below the %u bytes of an SRP_CMD with %u data descriptors\n",
+			     ch->idx, rsp->max_it_iu_len, ch->max_it_iu_len,
+			     srp_cmd_iu_len(target->cmd_sg_cnt, rsp->buf_fmt),
+			     target->cmd_sg_cnt);
+		break;
+	case SRP_LOGIN_OK:
+		break;
+	}
+}
+
 /**
  * srp_cm_login_reply() - the CM delivered the target's accept
- * @ch:   channel
+ * @ch:   channel; @ch->max_it_iu_len holds the IT IU length requested
  * @data: CM private data
  * @len:  its length
+ *
+ * Validates the SRP_LOGIN_RSP and checks that the channel can carry every
+ * command the SCSI host was sized for; on failure @ch->status is -EPROTO
+ * and the login fails without anything being allocated from the response.
  *
  * Context: CM handler; the caller completes @ch->login_done.
  */
 void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len)
 {
-	int ret;
+	struct srp_login_result *rsp = &ch->login_rsp;
+	enum srp_login_fault fault;
 
-	ret = srp_parse_login_rsp(data, len, &ch->login_rsp);
-	if (ret) {
+	if (srp_parse_login_rsp(data, len, rsp)) {
 		shost_printk(KERN_ERR, ch->target->shost,
 			     "channel %u: malformed SRP_LOGIN_RSP (%u bytes)\n",
 			     ch->idx, len);
-		ch->status = ret;
+		ch->status = -EPROTO;
+		return;
+	}
+	fault = srp_check_login_rsp(rsp, ch->target->cmd_sg_cnt,
+				    ch->max_it_iu_len);
+	if (fault) {
+		srp_log_login_fault(ch, rsp, fault);
+		ch->status = -EPROTO;
 		return;
 	}
 	ch->status = 0;
@@ -176,11 +228,17 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 	ch->max_ti_iu_len = ch->login_rsp.max_ti_iu_len;
 	ch->max_it_iu_len = min(it_iu_len, ch->login_rsp.max_it_iu_len);
 	ch->use_imm_data = imm && ch->login_rsp.imm_data;
+	ch->buf_fmt = ch->login_rsp.buf_fmt &
+		      (SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT);
 	ch->req_lim = ch->login_rsp.req_lim;
 
 	ret = srp_ch_start_recv(ch);
-	if (ret)
+	if (ret) {
+		shost_printk(KERN_ERR, target->shost,
+			     "channel %u: cannot post %u receive IUs of %u bytes: %d\n",
+			     ch->idx, target->queue_size, ch->max_ti_iu_len, ret);
 		goto err_disconnect;
+	}
 
 	spin_lock_irq(&ch->lock);
 	ch->connected = true;

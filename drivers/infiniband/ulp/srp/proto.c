@@ -173,6 +173,58 @@ int srp_parse_login_rsp(const void *buf, size_t len,
 }
 
 /**
+ * srp_cmd_iu_len() - size of the largest SRP_CMD a host sends
+ * @cmd_sg_cnt: data descriptors the host may put in one SRP_CMD
+ * @buf_fmt:    SRP_BUF_FMT_* the target supports
+ *
+ * A command with a 16-byte CDB and one descriptor, direct when the target
+ * takes direct descriptors; with several, or when the target takes only
+ * indirect ones, an indirect descriptor header followed by @cmd_sg_cnt
+ * direct descriptors. Longer CDBs are refused per command.
+ *
+ * Return: the length in bytes.
+ */
+u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, u16 buf_fmt)
+{
+	if (cmd_sg_cnt <= 1 && buf_fmt & SRP_BUF_FMT_DIRECT)
+		return sizeof(struct srp_iu_cmd) +
+		       sizeof(struct srp_direct_desc);
+	return srp_it_iu_len_fallback(max(cmd_sg_cnt, 1U));
+}
+
+/**
+ * srp_check_login_rsp() - can a channel work with this SRP_LOGIN_RSP?
+ * @res:        response decoded by srp_parse_login_rsp()
+ * @cmd_sg_cnt: data descriptors the host was sized to put in one SRP_CMD
+ * @it_iu_len:  IT IU length requested in SRP_LOGIN_REQ
+ *
+ * The host's limits (max_sectors, sg_tablesize) were fixed before login,
+ * so every command must fit the descriptor formats the target grants and
+ * the smaller of the IT IU lengths requested (a max_it_iu_size cap may
+ * have lowered it) and granted; a receive IU is allocated per credit, so
+ * max_ti_iu_len must be sane. Anything else would mean IUs the target drops, descriptor
+ * formats it refuses, or gigabytes of receive buffers.
+ *
+ * Return: SRP_LOGIN_OK or the first reason the channel is unusable.
+ */
+enum srp_login_fault srp_check_login_rsp(const struct srp_login_result *res,
+					 unsigned int cmd_sg_cnt,
+					 u32 it_iu_len)
+{
+	u16 fmt = res->buf_fmt & (SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT);
+
+	if (res->max_ti_iu_len > max(SRP_MAX_TI_IU_LEN, it_iu_len))
+		return SRP_LOGIN_TI_TOO_LARGE;
+	if (!fmt)
+		return SRP_LOGIN_NO_DESC_FMT;
+	if (fmt == SRP_BUF_FMT_DIRECT && cmd_sg_cnt > 1)
+		return SRP_LOGIN_DIRECT_ONLY;
+	if (min(res->max_it_iu_len, it_iu_len) < srp_cmd_iu_len(cmd_sg_cnt, fmt))
+		return SRP_LOGIN_IT_TOO_SMALL;
+	return SRP_LOGIN_OK;
+}
+
+/**
  * srp_login_rej_text() - an SRP_LOGIN_REJ reason in words
  * @reason: the reason code
  *
@@ -400,6 +452,38 @@ int srp_parse_cred_req(const void *buf, size_t len, u64 *tag,
 }
 
 /**
+ * srp_credit_update() - apply a REQUEST LIMIT DELTA to a credit count
+ * @req_lim: credits the initiator holds, >= 0
+ * @delta:   REQUEST LIMIT DELTA of a received IU (signed)
+ * @res:     the new count, always in 0..INT_MAX
+ *
+ * A target may lower its request limit with a negative delta, but not by
+ * more than the credits it granted and the initiator still holds: a count
+ * below zero means the two sides no longer agree on any credit, and a
+ * channel left at zero with nothing outstanding would never see another
+ * response. A count beyond INT_MAX is a target granting more than it
+ * could ever hold; it saturates instead of wrapping negative.
+ *
+ * Return: 0; -ERANGE if the count would fall below zero (@res is 0);
+ * -EOVERFLOW if it would exceed INT_MAX (@res is INT_MAX).
+ */
+int srp_credit_update(s32 req_lim, s32 delta, s32 *res)
+{
+	s64 v = (s64)req_lim + delta;
+
+	if (v < 0) {
+		*res = 0;
+		return -ERANGE;
+	}
+	if (v > INT_MAX) {
+		*res = INT_MAX;
+		return -EOVERFLOW;
+	}
+	*res = v;
+	return 0;
+}
+
+/**
  * srp_build_cred_rsp() - encode SRP_CRED_RSP
  * @iu:  the 16-byte IU
  * @tag: tag of the SRP_CRED_REQ answered
@@ -417,25 +501,37 @@ void srp_build_cred_rsp(struct srp_iu_cred_rsp *iu, u64 tag)
  * @len:  bytes received
  * @info: decoded request; @info->sense points into @buf
  *
- * Return: 0, or -EPROTO if the IU is short, of another type, or its sense
- * data length exceeds the received bytes.
+ * SRP r16a requires an SRP_AER_RSP for every SRP_AER_REQ, so an IU whose
+ * tag can be read is decoded even when the rest is inconsistent: the
+ * caller answers it and ignores the event.
+ *
+ * Return: 0; -EBADMSG if the IU is shorter than its fixed part or its
+ * sense data length exceeds the received bytes (@info has the tag, the
+ * credit delta, the LUN if received, and no sense data); -EPROTO if even
+ * the tag is missing or the IU is of another type (@info is not written).
  */
 int srp_parse_aer_req(const void *buf, size_t len, struct srp_aer_info *info)
 {
 	const struct srp_iu_aer_req *req = buf;
-	u32 sense_len;
+	size_t hdr = offsetof(struct srp_iu_aer_req, rsvd2);
 
-	if (len < sizeof(*req) || req->opcode != SRP_IU_AER_REQ)
-		return -EPROTO;
-	sense_len = be32_to_cpu(req->sense_data_len);
-	if (sense_len > len - sizeof(*req))
+	if (len < hdr || req->opcode != SRP_IU_AER_REQ)
 		return -EPROTO;
 
+	memset(info, 0, sizeof(*info));
 	info->tag = be64_to_cpu(req->tag);
 	info->req_lim_delta = (s32)be32_to_cpu(req->req_lim_delta);
+	if (len < sizeof(*req)) {
+		if (len >= offsetof(struct srp_iu_aer_req, sense_data_len))
+			memcpy(info->lun, req->lun, sizeof(info->lun));
+		return -EBADMSG;
+	}
 	memcpy(info->lun, req->lun, sizeof(info->lun));
+	info->sense_len_field = be32_to_cpu(req->sense_data_len);
+	if (info->sense_len_field > len - sizeof(*req))
+		return -EBADMSG;
 	info->sense = req->sense_data;
-	info->sense_len = sense_len;
+	info->sense_len = info->sense_len_field;
 	return 0;
 }
 

@@ -567,6 +567,40 @@ struct srp_login_result {
 int srp_parse_login_rsp(const void *buf, size_t len,
 			struct srp_login_result *res);
 
+/*
+ * Largest max_ti_iu_len accepted in SRP_LOGIN_RSP unless the initiator asked
+ * for a larger IT IU itself. Every IU a target sends fits in a few hundred
+ * bytes (SRP_RSP or SRP_AER_REQ with at most 252 bytes of sense data), and
+ * targets that mirror the requested IT IU length (ib_srpt) stay below it
+ * with the default max_imm_data; each receive IU is a buffer of this size.
+ */
+#define SRP_MAX_TI_IU_LEN	(64U * 1024)
+
+/**
+ * enum srp_login_fault - why a well-formed SRP_LOGIN_RSP cannot be used
+ * @SRP_LOGIN_OK:          the channel can carry every command of the host
+ * @SRP_LOGIN_TI_TOO_LARGE: max_ti_iu_len above SRP_MAX_TI_IU_LEN and the
+ *                         requested IT IU length
+ * @SRP_LOGIN_NO_DESC_FMT: neither direct nor indirect descriptors supported
+ * @SRP_LOGIN_DIRECT_ONLY: only direct descriptors supported, but a command
+ *                         may need several descriptors (cmd_sg_entries > 1)
+ * @SRP_LOGIN_IT_TOO_SMALL: max_it_iu_len, or the IT IU length requested,
+ *                         below the SRP_CMD the host was sized for
+ *                         (srp_cmd_iu_len())
+ */
+enum srp_login_fault {
+	SRP_LOGIN_OK,
+	SRP_LOGIN_TI_TOO_LARGE,
+	SRP_LOGIN_NO_DESC_FMT,
+	SRP_LOGIN_DIRECT_ONLY,
+	SRP_LOGIN_IT_TOO_SMALL,
+};
+
+u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, u16 buf_fmt);
+enum srp_login_fault srp_check_login_rsp(const struct srp_login_result *res,
+					 unsigned int cmd_sg_cnt,
+					 u32 it_iu_len);
+
 /**
  * struct srp_login_rej_info - a decoded SRP_LOGIN_REJ
  * @tag:             tag of the reject
@@ -712,15 +746,19 @@ void srp_build_i_logout(struct srp_iu_i_logout *iu, u64 tag);
 
 int srp_parse_cred_req(const void *buf, size_t len, u64 *tag,
 		       s32 *req_lim_delta);
+int srp_credit_update(s32 req_lim, s32 delta, s32 *res);
 void srp_build_cred_rsp(struct srp_iu_cred_rsp *iu, u64 tag);
 
 /**
- * struct srp_aer_info - a validated SRP_AER_REQ
+ * struct srp_aer_info - a decoded SRP_AER_REQ
  * @tag:           tag to echo in SRP_AER_RSP
  * @req_lim_delta: credits granted
  * @lun:           SAM LUN the event is about
- * @sense:         sense data (points into the IU)
+ * @sense:         sense data (points into the IU), NULL when the IU is
+ *                 malformed
  * @sense_len:     its length, may be 0
+ * @sense_len_field: the SENSE DATA LIST LENGTH field as received, for
+ *                 the log of a malformed IU
  */
 struct srp_aer_info {
 	u64		tag;
@@ -728,6 +766,7 @@ struct srp_aer_info {
 	u8		lun[8];
 	const u8	*sense;
 	u32		sense_len;
+	u32		sense_len_field;
 };
 
 int srp_parse_aer_req(const void *buf, size_t len, struct srp_aer_info *info);
