@@ -89,18 +89,32 @@ iser_cut_dropped() {
 }
 iser_uncut() { nft delete table inet iser_cut 2>/dev/null; true; }
 
-# iser_inv_balance: from one snapshot of the counters, every fast
-# registration is invalidated (locally or by the target) except for at
-# most a couple of commands in flight (udev may be reading).
+# _iser_inv_counts: "regs local remote" summed over sessions, from one
+# snapshot of the counters.
+_iser_inv_counts() {
+	iscsiadm -m session -s 2>/dev/null | awk '
+		$1 == "regs:" { r += $2 } $1 == "invs:" { l += $2 }
+		$1 == "remote_invs:" { v += $2 } END { print r + 0, l + 0, v + 0 }'
+}
+_iser_inv_even() {
+	local regs invs rinv
+	read -r regs invs rinv < <(_iser_inv_counts)
+	[ "$regs" -gt 0 ] && [ "$regs" = $((invs + rinv)) ]
+}
+
+# iser_inv_balance: every fast registration was invalidated exactly once,
+# locally or by the target. Commands still in flight (udev reads a disk
+# fio closed after writing) are registered but not yet invalidated, so wait
+# for udev and then for the counters to meet; a registration that is never
+# invalidated keeps them apart and fails.
 iser_inv_balance() {
-	local out regs invs rinv
-	out=$(iscsiadm -m session -s 2>/dev/null)
-	regs=$(echo "$out" | awk '$1 == "regs:" { n += $2 } END { print n + 0 }')
-	invs=$(echo "$out" | awk '$1 == "invs:" { n += $2 } END { print n + 0 }')
-	rinv=$(echo "$out" | awk '$1 == "remote_invs:" { n += $2 } END { print n + 0 }')
-	echo "regs $regs local $invs remote $rinv"
-	[ "$regs" -gt 0 ] && [ $((regs - invs - rinv)) -ge 0 ] &&
-		[ $((regs - invs - rinv)) -le 2 ]
+	local first rc
+	first=$(_iser_inv_counts)
+	udevadm settle >/dev/null 2>&1
+	lab_wait 20 _iser_inv_even
+	rc=$?
+	echo "regs local remote: first $first, last $(_iser_inv_counts)"
+	return $rc
 }
 
 # A second iSCSI target (one LUN) behind the same iSER portals.
