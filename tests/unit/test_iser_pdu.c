@@ -146,4 +146,77 @@ RDI_TEST(rx_parse_bad)
 	EXPECT_EQ(iser_rx_parse(buf, 76, &pdu), -EPROTO);
 }
 
+/* Login text as iscsid sends it for an iSER normal session. */
+static const char login_text[] =
+	"HeaderDigest=None\0InitiatorRecvDataSegmentLength=262144\0"
+	"TargetRecvDataSegmentLength=262144\0RDMAExtensions=Yes\0";
+
+RDI_TEST(text_cap_lowers)
+{
+	static const char want[] =
+		"HeaderDigest=None\0InitiatorRecvDataSegmentLength=65536\0"
+		"TargetRecvDataSegmentLength=262144\0RDMAExtensions=Yes\0";
+	char buf[sizeof(login_text)];
+	u32 len = sizeof(login_text) - 1;
+
+	memcpy(buf, login_text, sizeof(login_text));
+	EXPECT_EQ(iser_text_cap_key(buf, &len, "InitiatorRecvDataSegmentLength",
+				    65536), 1);
+	EXPECT_EQ(len, sizeof(want) - 1);
+	EXPECT_MEM(buf, want, len);
+}
+
+RDI_TEST(text_cap_keeps_small_and_other_keys)
+{
+	char buf[sizeof(login_text)];
+	u32 len = sizeof(login_text) - 1;
+
+	memcpy(buf, login_text, sizeof(login_text));
+	/* equal to the cap: unchanged */
+	EXPECT_EQ(iser_text_cap_key(buf, &len, "InitiatorRecvDataSegmentLength",
+				    262144), 0);
+	/* a key that only starts like another one is a different key */
+	EXPECT_EQ(iser_text_cap_key(buf, &len, "InitiatorRecvData", 512), 0);
+	/* absent */
+	EXPECT_EQ(iser_text_cap_key(buf, &len, "MaxRecvDataSegmentLength", 512),
+		  0);
+	EXPECT_EQ(len, sizeof(login_text) - 1);
+	EXPECT_MEM(buf, login_text, len);
+}
+
+RDI_TEST(text_cap_discovery_and_edges)
+{
+	/* same digit count, several pairs, last pair without its NUL */
+	char buf[] = "MaxRecvDataSegmentLength=32768\0SessionType=Discovery\0"
+		     "MaxRecvDataSegmentLength=0x8000\0MaxRecvDataSegmentLength=9";
+	static const char want[] =
+		"MaxRecvDataSegmentLength=16384\0SessionType=Discovery\0"
+		"MaxRecvDataSegmentLength=0x8000\0MaxRecvDataSegmentLength=9";
+	u32 len = sizeof(buf) - 1;
+
+	EXPECT_EQ(iser_text_cap_key(buf, &len, "MaxRecvDataSegmentLength",
+				    16384), 1);
+	EXPECT_EQ(len, sizeof(want) - 1);
+	EXPECT_MEM(buf, want, len);
+
+	/* shrinking by several digits keeps what follows intact */
+	char big[] = "MaxRecvDataSegmentLength=16777215\0X=1\0";
+	static const char small[] = "MaxRecvDataSegmentLength=512\0X=1\0";
+
+	len = sizeof(big) - 1;
+	EXPECT_EQ(iser_text_cap_key(big, &len, "MaxRecvDataSegmentLength",
+				    512), 1);
+	EXPECT_EQ(len, sizeof(small) - 1);
+	EXPECT_MEM(big, small, len);
+
+	/* empty text, empty value, value too long to be a number */
+	char odd[] = "MaxRecvDataSegmentLength=\0MaxRecvDataSegmentLength=99999999999\0";
+
+	len = 0;
+	EXPECT_EQ(iser_text_cap_key(odd, &len, "MaxRecvDataSegmentLength", 1), 0);
+	len = sizeof(odd) - 1;
+	EXPECT_EQ(iser_text_cap_key(odd, &len, "MaxRecvDataSegmentLength", 1), 0);
+	EXPECT_EQ(len, sizeof(odd) - 1);
+}
+
 RDI_TEST_MAIN()

@@ -149,3 +149,65 @@ iser_target_disks() {
 	done | sort -V
 }
 _iser_tdisks_ge() { [ "$(iser_target_disks "$1" | wc -l)" -ge "$2" ]; }
+
+# Many one-portal iSCSI targets without LUNs, listed by SendTargets only
+# (demo-mode discovery): a long SendTargets text response.
+ISER_MANY=$ISER_IQN-many-targets-to-make-a-long-sendtargets-response
+
+# iser_many_targets_up N: targets $ISER_MANY-1..N, iSER portal on $IP0.
+iser_many_targets_up() {
+	local i tpg
+	lab_iser_target_up 2
+	for ((i = 1; i <= $1; i++)); do
+		tpg=$CFS/iscsi/$ISER_MANY-$i/tpgt_1
+		mkdir -p $tpg/np/$IP0:3260 || return 1
+		echo 1 > $tpg/np/$IP0:3260/iser || return 1
+		echo 0 > $tpg/attrib/authentication
+		echo 1 > $tpg/enable || return 1
+	done
+}
+
+# iser_many_targets_down: remove them and their node records.
+iser_many_targets_down() {
+	local t
+	for t in $CFS/iscsi/$ISER_MANY-*; do
+		[ -d "$t" ] || continue
+		echo 0 > $t/tpgt_1/enable
+		rmdir $t/tpgt_1/np/* $t/tpgt_1 $t
+	done
+	# a new discovery deletes the records of targets no longer listed
+	iscsiadm -m discovery -t st -p "$IP0:$ISER_PORT" -I iser >/dev/null 2>&1
+	! iscsiadm -m node 2>/dev/null | grep -q -- "$ISER_MANY"
+}
+
+# iser_discover_count IP N: SendTargets over iSER lists at least N targets.
+iser_discover_count() {
+	local n
+	n=$(iscsiadm -m discovery -t st -p "$1:$ISER_PORT" -I iser | grep -c "$ISER_IQN")
+	echo "$n targets listed"
+	[ "$n" -ge "$2" ]
+}
+
+# iser_conn_attr IP ATTR: an iscsi_connection attribute of the session to IP.
+iser_conn_attr() {
+	local c
+	for c in /sys/class/iscsi_connection/connection*; do
+		[ "$(cat "$c/persistent_address" 2>/dev/null)" = "$1" ] || continue
+		cat "$c/$2"
+		return
+	done
+	return 1
+}
+
+# A target with no LUN, for cheap login/logout cycles (no SCSI scan).
+ISER_EMPTY=$ISER_IQN-empty
+
+iser_empty_target_up() {
+	local tpg=$CFS/iscsi/$ISER_EMPTY/tpgt_1
+	lab_iser_target_up 2
+	[ -e $tpg/enable ] && [ "$(cat $tpg/enable)" = 1 ] && return 0
+	mkdir -p $tpg/acls/$(lab_initiator_iqn) $tpg/np/$IP0:3260 || return 1
+	echo 1 > $tpg/np/$IP0:3260/iser || return 1
+	echo 0 > $tpg/attrib/authentication
+	echo 1 > $tpg/enable
+}

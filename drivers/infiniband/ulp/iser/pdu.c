@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * iSER header and CM private-data encoding (RFC 7145).
+ * iSER header and CM private-data encoding (RFC 7145), and the one login
+ * key the transport has to adjust.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -101,4 +102,83 @@ bool iser_cm_rep_send_inv(const void *priv, u8 len)
 	if (!rep || len < sizeof(*rep))
 		return false;
 	return !(rep->flags & ISER_CM_SEND_INV_NOT_SUPPORTED);
+}
+
+/* Parse a decimal value of at most 10 digits; false if not one. */
+static bool iser_text_dec(const char *s, u32 n, u64 *val)
+{
+	u32 i;
+
+	if (!n || n > 10)
+		return false;
+	*val = 0;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*val = *val * 10 + (s[i] - '0');
+	}
+	return true;
+}
+
+/* Write @v in decimal into @buf (room for 10 digits); return its length. */
+static u32 iser_text_fmt(char *buf, u32 v)
+{
+	char tmp[10];
+	u32 n = 0, i;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/**
+ * iser_text_cap_key() - lower a numeric key of a login/text data segment
+ * @text: "key=value" pairs, each ended by a NUL (RFC 7143 section 6.1)
+ * @len:  in: bytes used in @text; out: bytes used after the change
+ * @key:  key name, e.g. "InitiatorRecvDataSegmentLength"
+ * @cap:  largest value to declare
+ *
+ * Every pair @key=N with a decimal N above @cap becomes @key=@cap. The
+ * text only shrinks (a larger number has at least as many digits), so it
+ * is rewritten in place. Values that are not plain decimal (hex, ranges)
+ * are left alone, as is a pair cut off by the end of @text (a key split
+ * over two PDUs).
+ *
+ * Return: number of pairs lowered.
+ */
+int iser_text_cap_key(char *text, u32 *len, const char *key, u32 cap)
+{
+	u32 klen = strlen(key), pos = 0, end, vlen, nlen;
+	char num[10];
+	int changed = 0;
+	u64 val;
+
+	while (pos < *len) {
+		char *pair = text + pos;
+
+		for (end = pos; end < *len && text[end]; end++)
+			;
+		if (end == *len)	/* no NUL: incomplete pair */
+			break;
+		if (end - pos > klen && !memcmp(pair, key, klen) &&
+		    pair[klen] == '=') {
+			vlen = end - pos - klen - 1;
+			if (iser_text_dec(pair + klen + 1, vlen, &val) &&
+			    val > cap) {
+				nlen = iser_text_fmt(num, cap);
+				memcpy(pair + klen + 1, num, nlen);
+				memmove(pair + klen + 1 + nlen, text + end,
+					*len - end);
+				*len -= vlen - nlen;
+				end -= vlen - nlen;
+				changed++;
+			}
+		}
+		pos = end + 1;
+	}
+	return changed;
 }
