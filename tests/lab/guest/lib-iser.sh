@@ -10,7 +10,13 @@ iser_discover() {
 	iscsiadm -m discovery -t st -p "$1:$ISER_PORT" -I iser | grep -q "$ISER_IQN"
 }
 
-iser_login() { iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --login; }
+# iser_login IP: log in to $ISER_IQN through IP; a scenario that runs first
+# in its boot has no node record yet, so discover one first.
+iser_login() {
+	iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser >/dev/null 2>&1 ||
+		iser_discover "$1"
+	iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --login
+}
 iser_logout() { iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --logout; }
 iser_logout_all() { iscsiadm -m node --logoutall=all >/dev/null 2>&1; true; }
 

@@ -16,6 +16,7 @@ lab_iscsid_up
 [ -e /sys/module/ib_iser ] && iser_unload
 check "ib_iser loads with remote_invalidate=0" lab_iser_load remote_invalidate=0
 check "remote_invalidate is off" grep -qx N /sys/module/ib_iser/parameters/remote_invalidate
+check "discovery over iSER on $IP0" iser_discover $IP0
 check "login on $IP0" iser_login $IP0
 check "2 disks on $IP0" iser_wait_disks $IP0 2
 disk=$(iser_disks $IP0 | head -1)
