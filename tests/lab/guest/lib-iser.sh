@@ -41,6 +41,14 @@ iser_disks() {
 	done | sort -V
 }
 
+# iser_drop_disks IP: delete the SCSI devices of the session to IP.
+iser_drop_disks() {
+	local d
+	for d in $(iser_disks "$1"); do
+		echo 1 > /sys/block/$d/device/delete
+	done
+}
+
 # iser_host IP: SCSI host number of the session to IP.
 iser_host() {
 	local s
