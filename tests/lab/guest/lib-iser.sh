@@ -212,16 +212,3 @@ iser_conn_attr() {
 	done
 	return 1
 }
-
-# A target with no LUN, for cheap login/logout cycles (no SCSI scan).
-ISER_EMPTY=$ISER_IQN-empty
-
-iser_empty_target_up() {
-	local tpg=$CFS/iscsi/$ISER_EMPTY/tpgt_1
-	lab_iser_target_up 2
-	[ -e $tpg/enable ] && [ "$(cat $tpg/enable)" = 1 ] && return 0
-	mkdir -p $tpg/acls/$(lab_initiator_iqn) $tpg/np/$IP0:3260 || return 1
-	echo 1 > $tpg/np/$IP0:3260/iser || return 1
-	echo 0 > $tpg/attrib/authentication
-	echo 1 > $tpg/enable
-}
