@@ -165,17 +165,22 @@ iser_target_disks() {
 _iser_tdisks_ge() { [ "$(iser_target_disks "$1" | wc -l)" -ge "$2" ]; }
 
 # Many one-portal iSCSI targets without LUNs, listed by SendTargets only
-# (demo-mode discovery): a long SendTargets text response.
+# (demo-mode discovery): a long SendTargets text response. Their portal
+# is a port of its own, $IP0:$ISER_MANY_PORT: after they were added to and
+# removed from the lab's $IP0:3260 portal, LIO no longer received login
+# requests for targets created later on that portal.
 ISER_MANY=$ISER_IQN-many-targets-to-make-a-long-sendtargets-response
+ISER_MANY_PORT=3261
 
-# iser_many_targets_up N: targets $ISER_MANY-1..N, iSER portal on $IP0.
+# iser_many_targets_up N: targets $ISER_MANY-1..N.
 iser_many_targets_up() {
-	local i tpg
+	local i tpg np
 	lab_iser_target_up 2
 	for ((i = 1; i <= $1; i++)); do
 		tpg=$CFS/iscsi/$ISER_MANY-$i/tpgt_1
-		mkdir -p $tpg/np/$IP0:3260 || return 1
-		echo 1 > $tpg/np/$IP0:3260/iser || return 1
+		np=$tpg/np/$IP0:$ISER_MANY_PORT
+		mkdir -p $np || return 1
+		echo 1 > $np/iser || return 1
 		echo 0 > $tpg/attrib/authentication
 		echo 1 > $tpg/enable || return 1
 	done
