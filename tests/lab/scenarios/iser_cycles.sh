@@ -4,15 +4,19 @@
 # per-CPU memory growth, then unload. The node record is set to
 # node.session.scan=manual for the cycles, so each costs the connection,
 # login, session and logout and not a SCSI scan and udev run of two disks
-# (~3 s per cycle under TCG). Even so a cycle takes ~2 s under TCG: 200
-# cycles, the issue's figure, took 7.5 minutes, so the default is 60.
+# (~3 s per cycle under TCG). Even so 200 cycles, the issue's figure,
+# took 7.5 minutes with ours and 4.9 with the in-tree driver (one run
+# each, other guests sharing the host), so the default is 60.
 # Memory is compared after a few warm-up cycles, once RCU has freed what
 # the last logout released.
 #
-# Not in CI yet: with ours, 200 cycles grew the kmalloc slabs by ~7.5
-# objects per cycle; the per-cache deltas it prints are there to find out
-# whether the in-tree driver shows the same (kernel, rxe or iscsid) or
-# the growth is ours.
+# The kmalloc slabs grow by ~8 objects per cycle with either driver (200
+# cycles: ours 25291 -> 26789, in-tree 24760 -> 26457, same boot image),
+# so that growth is the kernel's, rxe's or LIO's, not the initiator's. A
+# leaked iser_conn costs more than its receive ring (cmds_max + 8
+# buffers, 136 by default), so the bound is 20 objects per cycle.
+# Not in CI yet: this form (60 cycles, that bound) has not run in the lab.
+#
 source /lab/lib-iser.sh
 
 cycles=${ISER_CYCLES:-60}
@@ -55,10 +59,8 @@ slabs > /tmp/cycles-slab1
 lab_note "kmalloc caches that grew: $(join /tmp/cycles-slab0 /tmp/cycles-slab1 |
 	awk '$3 != $2 { printf "%s %+d, ", $1, $3 - $2 }')"
 lab_note "kmalloc objects $slab0 -> $slab1, per-CPU kB $pcpu0 -> $pcpu1"
-# A leaked connection costs well over a hundred objects (its receive ring
-# alone); allow one object per cycle of unrelated kernel noise.
-check "slab flat over $cycles cycles ($slab0 -> $slab1)" \
-	test $((slab1 - slab0)) -lt "$cycles"
+check "slab growth under 20 objects per cycle ($slab0 -> $slab1)" \
+	test $((slab1 - slab0)) -lt $((20 * cycles))
 check "per-CPU memory flat over $cycles cycles ($pcpu0 -> $pcpu1 kB)" \
 	test $((pcpu1 - pcpu0)) -lt 64
 node -o update -n node.session.scan -v auto
