@@ -135,8 +135,6 @@ enum {
  *                 posted and cleared only after the QP is drained, so the
  *                 completion handlers may read it without locking
  * @remote_inv:    the target invalidates our rkeys with Send with Invalidate
- * @rx_capped:     a login request of this connection declared at most
- *                 iser_rx_data_max receive bytes in place of iscsid's value
  * @max_cmds:      commands the queues are sized for
  * @sg_tablesize:  scatter entries one command may have
  * @max_send_sge:  SGEs one SEND may carry (headers included)
@@ -166,7 +164,6 @@ struct iser_conn {
 	unsigned long		flags;
 	struct iscsi_conn	*iscsi_conn;
 	bool			remote_inv;
-	bool			rx_capped;
 	unsigned int		max_cmds;
 	unsigned int		sg_tablesize;
 	unsigned int		max_send_sge;

@@ -59,59 +59,25 @@ static void iser_prep_send(struct iser_conn *ic, struct iser_task *it,
 				      ISER_HDRS_LEN, DMA_TO_DEVICE);
 }
 
-/*
- * iscsid declares the node's MaxRecvDataSegmentLength (262144 by default)
- * as what we receive, whatever the transport's buffers hold, and an RDMA
- * SEND larger than the posted receive buffer kills the connection. So a
- * login request declares at most iser_rx_data_max, the size of our
- * full-feature receive buffers: InitiatorRecvDataSegmentLength in an iSER
- * normal session, MaxRecvDataSegmentLength in a discovery session.
- * iser_conn_start() then holds the negotiated value to the same limit.
- *
- * Return: the possibly shorter data segment length.
- */
-static u32 iser_login_cap_rx(struct iser_conn *ic, struct iscsi_task *task,
-			     u32 len)
-{
-	int n;
-
-	if ((task->hdr->opcode & ISCSI_OPCODE_MASK) != ISCSI_OP_LOGIN)
-		return len;
-	n = iser_text_cap_key(ic->login_tx, &len,
-			      "InitiatorRecvDataSegmentLength",
-			      iser_rx_data_max);
-	n += iser_text_cap_key(ic->login_tx, &len, "MaxRecvDataSegmentLength",
-			       iser_rx_data_max);
-	if (n) {
-		hton24(task->hdr->dlength, len);
-		ic->rx_capped = true;
-	}
-	return len;
-}
-
 static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
 {
 	struct iser_task *it = task->dd_data;
 	struct ib_device *ibdev = ic->dev->ib_dev;
-	u32 len = task->data_count;
 	int ret;
-
-	if (len) {
-		if (WARN_ON_ONCE(len > ISER_LOGIN_DLEN))
-			return -EINVAL;
-		ib_dma_sync_single_for_cpu(ibdev, ic->login_tx_dma,
-					   ISER_LOGIN_DLEN, DMA_TO_DEVICE);
-		memcpy(ic->login_tx, task->data, len);
-		len = iser_login_cap_rx(ic, task, len);
-		ib_dma_sync_single_for_device(ibdev, ic->login_tx_dma,
-					      ISER_LOGIN_DLEN, DMA_TO_DEVICE);
-	}
 
 	iser_hdr_encode(&it->hdrs.iser, NULL);
 	iser_prep_send(ic, it, iser_mgmt_done);
-	if (len) {
+
+	if (task->data_count) {
+		if (WARN_ON_ONCE(task->data_count > ISER_LOGIN_DLEN))
+			return -EINVAL;
+		ib_dma_sync_single_for_cpu(ibdev, ic->login_tx_dma,
+					   ISER_LOGIN_DLEN, DMA_TO_DEVICE);
+		memcpy(ic->login_tx, task->data, task->data_count);
+		ib_dma_sync_single_for_device(ibdev, ic->login_tx_dma,
+					      ISER_LOGIN_DLEN, DMA_TO_DEVICE);
 		it->sge[1].addr = ic->login_tx_dma;
-		it->sge[1].length = len;
+		it->sge[1].length = task->data_count;
 		it->sge[1].lkey = ic->dev->pd->local_dma_lkey;
 		it->nr_sge = 2;
 	}
