@@ -10,6 +10,8 @@
 # Ours only: rx_data_max is our parameter (the in-tree driver receives
 # discovery text into its 8 KiB login buffer).
 #
+# Needs the login receive-size rewrite (c4d972e), backed out in 896a5b1:
+# with the driver as it is, the "at most $size" checks fail.
 # Not in CI yet: in the CI order iser_targets runs next, and after this
 # scenario's 100 targets were added to and removed from the lab portal
 # $IP0:3260, LIO never received the login request of the target
