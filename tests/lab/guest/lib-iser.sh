@@ -10,7 +10,13 @@ iser_discover() {
 	iscsiadm -m discovery -t st -p "$1:$ISER_PORT" -I iser | grep -q "$ISER_IQN"
 }
 
-iser_login() { iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --login; }
+# iser_login IP: log in to $ISER_IQN through IP; a scenario that runs first
+# in its boot has no node record yet, so discover one first.
+iser_login() {
+	iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser >/dev/null 2>&1 ||
+		iser_discover "$1"
+	iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --login
+}
 iser_logout() { iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --logout; }
 iser_logout_all() { iscsiadm -m node --logoutall=all >/dev/null 2>&1; true; }
 
@@ -33,6 +39,14 @@ iser_disks() {
 	for d in /sys/class/iscsi_session/$s/device/target*/*:*:*:*/block/*; do
 		[ -e "$d" ] && echo "${d##*/}"
 	done | sort -V
+}
+
+# iser_drop_disks IP: delete the SCSI devices of the session to IP.
+iser_drop_disks() {
+	local d
+	for d in $(iser_disks "$1"); do
+		echo 1 > /sys/block/$d/device/delete
+	done
 }
 
 # iser_host IP: SCSI host number of the session to IP.
@@ -89,18 +103,32 @@ iser_cut_dropped() {
 }
 iser_uncut() { nft delete table inet iser_cut 2>/dev/null; true; }
 
-# iser_inv_balance: from one snapshot of the counters, every fast
-# registration is invalidated (locally or by the target) except for at
-# most a couple of commands in flight (udev may be reading).
+# _iser_inv_counts: "regs local remote" summed over sessions, from one
+# snapshot of the counters.
+_iser_inv_counts() {
+	iscsiadm -m session -s 2>/dev/null | awk '
+		$1 == "regs:" { r += $2 } $1 == "invs:" { l += $2 }
+		$1 == "remote_invs:" { v += $2 } END { print r + 0, l + 0, v + 0 }'
+}
+_iser_inv_even() {
+	local regs invs rinv
+	read -r regs invs rinv < <(_iser_inv_counts)
+	[ "$regs" -gt 0 ] && [ "$regs" = $((invs + rinv)) ]
+}
+
+# iser_inv_balance: every fast registration was invalidated exactly once,
+# locally or by the target. Commands still in flight (udev reads a disk
+# fio closed after writing) are registered but not yet invalidated, so wait
+# for udev and then for the counters to meet; a registration that is never
+# invalidated keeps them apart and fails.
 iser_inv_balance() {
-	local out regs invs rinv
-	out=$(iscsiadm -m session -s 2>/dev/null)
-	regs=$(echo "$out" | awk '$1 == "regs:" { n += $2 } END { print n + 0 }')
-	invs=$(echo "$out" | awk '$1 == "invs:" { n += $2 } END { print n + 0 }')
-	rinv=$(echo "$out" | awk '$1 == "remote_invs:" { n += $2 } END { print n + 0 }')
-	echo "regs $regs local $invs remote $rinv"
-	[ "$regs" -gt 0 ] && [ $((regs - invs - rinv)) -ge 0 ] &&
-		[ $((regs - invs - rinv)) -le 2 ]
+	local first rc
+	first=$(_iser_inv_counts)
+	udevadm settle >/dev/null 2>&1
+	lab_wait 20 _iser_inv_even
+	rc=$?
+	echo "regs local remote: first $first, last $(_iser_inv_counts)"
+	return $rc
 }
 
 # A second iSCSI target (one LUN) behind the same iSER portals.
@@ -135,3 +163,57 @@ iser_target_disks() {
 	done | sort -V
 }
 _iser_tdisks_ge() { [ "$(iser_target_disks "$1" | wc -l)" -ge "$2" ]; }
+
+# Many one-portal iSCSI targets without LUNs, listed by SendTargets only
+# (demo-mode discovery): a long SendTargets text response. Their portal
+# is a port of its own, $IP0:$ISER_MANY_PORT: after they were added to and
+# removed from the lab's $IP0:3260 portal, LIO no longer received login
+# requests for targets created later on that portal.
+ISER_MANY=$ISER_IQN-many-targets-to-make-a-long-sendtargets-response
+ISER_MANY_PORT=3261
+
+# iser_many_targets_up N: targets $ISER_MANY-1..N.
+iser_many_targets_up() {
+	local i tpg np
+	lab_iser_target_up 2
+	for ((i = 1; i <= $1; i++)); do
+		tpg=$CFS/iscsi/$ISER_MANY-$i/tpgt_1
+		np=$tpg/np/$IP0:$ISER_MANY_PORT
+		mkdir -p $np || return 1
+		echo 1 > $np/iser || return 1
+		echo 0 > $tpg/attrib/authentication
+		echo 1 > $tpg/enable || return 1
+	done
+}
+
+# iser_many_targets_down: remove them and their node records.
+iser_many_targets_down() {
+	local t
+	for t in $CFS/iscsi/$ISER_MANY-*; do
+		[ -d "$t" ] || continue
+		echo 0 > $t/tpgt_1/enable
+		rmdir $t/tpgt_1/np/* $t/tpgt_1 $t
+	done
+	# a new discovery deletes the records of targets no longer listed
+	iscsiadm -m discovery -t st -p "$IP0:$ISER_PORT" -I iser >/dev/null 2>&1
+	! iscsiadm -m node 2>/dev/null | grep -q -- "$ISER_MANY"
+}
+
+# iser_discover_count IP N: SendTargets over iSER lists at least N targets.
+iser_discover_count() {
+	local n
+	n=$(iscsiadm -m discovery -t st -p "$1:$ISER_PORT" -I iser | grep -c "$ISER_IQN")
+	echo "$n targets listed"
+	[ "$n" -ge "$2" ]
+}
+
+# iser_conn_attr IP ATTR: an iscsi_connection attribute of the session to IP.
+iser_conn_attr() {
+	local c
+	for c in /sys/class/iscsi_connection/connection*; do
+		[ "$(cat "$c/persistent_address" 2>/dev/null)" = "$1" ] || continue
+		cat "$c/$2"
+		return
+	done
+	return 1
+}

@@ -3,6 +3,8 @@
 # iSER with two portals on two rxe devices: discovery and login on both,
 # -P3 details, rescan, dm-multipath over both paths with fio verify while
 # one path logs out and back in.
+#
+# lab-drivers: ours intree
 source /lab/lib-iser.sh
 
 lab_net_up
@@ -34,7 +36,13 @@ if [ -n "$map" ]; then
 		--output-format=terse >/tmp/mp-fio.out 2>&1 &
 	fpid=$!
 	sleep 5
+	# The path's disks go first, as an administrator removes them before
+	# a logout: when logout removes them, the kernel (6.1) may flush the
+	# SCSI target's runtime-PM work from scsi_transport_iscsi's
+	# WQ_MEM_RECLAIM unbind worker and print a workqueue WARNING, with
+	# either initiator driver.
 	for i in 1 2 3; do
+		iser_drop_disks $IP1
 		iser_logout $IP1 >/dev/null
 		sleep 3
 		iser_login $IP1 >/dev/null

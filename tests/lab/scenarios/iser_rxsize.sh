@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# iSER receive buffers against the receive size iscsid declares: ours
+# declares no more than rx_data_max in the login (iscsid says 262144 for a
+# normal session, 32768 for discovery) and receives what it declared. A
+# SendTargets response of ~12 KiB (100 more targets) must then arrive in
+# two text PDUs, none larger than an 8 KiB receive buffer; a driver that
+# declared more than it can hold loses the connection on the first one.
+# A normal session with 4 KiB buffers carries sense data and fio.
+# Ours only: rx_data_max is our parameter (the in-tree driver receives
+# discovery text into its 8 KiB login buffer).
+#
+# Needs the login receive-size rewrite (c4d972e), backed out in 896a5b1:
+# with the driver as it is, the "at most $size" checks fail.
+# Not in CI yet: in the CI order iser_targets runs next, and after this
+# scenario's 100 targets were added to and removed from the lab portal
+# $IP0:3260, LIO never received the login request of the target
+# iser_targets created afterwards (nor of one iser_cycles created). The
+# extra targets now use a portal port of their own; tag this "ours" once
+# a boot of iser_rxsize followed by iser_targets passes.
+source /lab/lib-iser.sh
+
+lab_net_up
+lab_iser_target_up 2
+lab_iscsid_up
+[ -e /sys/module/ib_iser ] && iser_unload
+check "100 more targets for a long SendTargets response" iser_many_targets_up 100
+
+rx_cycle() {
+	local size=$1 disk
+	check "ib_iser loads with rx_data_max=$size" lab_iser_load rx_data_max=$size
+	check "rx_data_max is $size" grep -qx "$size" /sys/module/ib_iser/parameters/rx_data_max
+	# LIO fails a discovery login that declares 4096 (not understood yet)
+	[ "$size" -ge 8192 ] &&
+		check "discovery over iSER lists 101 targets (rx $size)" iser_discover_count $IP0 101
+	check "login on $IP0 (rx $size)" iser_login $IP0
+	check "2 disks on $IP0 (rx $size)" iser_wait_disks $IP0 2
+	check "negotiated receive size is at most $size" sh -c \
+		"v=\$(cat /sys/class/iscsi_connection/connection*/max_recv_dlength); [ \"\$v\" -ge 512 ] && [ \"\$v\" -le $size ]"
+	lab_note "max_recv_dlength $(iser_conn_attr $IP0 max_recv_dlength)"
+	disk=$(iser_disks $IP0 | head -1)
+	check "sense data of a rejected command arrives (rx $size)" sh -c \
+		"sg_raw /dev/$disk ff 00 00 00 00 00 2>&1 | grep -qi 'illegal request'"
+	check "fio verify (rx $size)" lab_fio_verify "$disk" --iodepth=16 --bsrange=4k-64k
+	check "session still logged in (rx $size)" sh -c \
+		"grep -q LOGGED_IN /sys/class/iscsi_session/$(iser_session $IP0)/state"
+	check "logout (rx $size)" iser_logout $IP0
+	check "ib_iser unloads (rx $size)" iser_unload
+}
+
+# the default: a ~12 KiB SendTargets response comes as two text PDUs
+rx_cycle 8192
+rx_cycle 4096
+
+check "extra targets and their node records removed" iser_many_targets_down
