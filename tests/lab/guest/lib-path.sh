@@ -27,6 +27,12 @@ PATH_DEVT=(patht0 patht1)
 PATH_RXEI=(rxepi0 rxepi1)
 PATH_RXET=(rxept0 rxept1)
 PATH_TABLE=100
+# Soft-RoCE takes an RC transport retry count of 7 as "retry for ever" (the
+# InfiniBand meaning of 7 for the RNR retry count only), and 7 is ib_srp's
+# default tl_retry_count: a QP whose packets are dropped would never fail
+# and only the SCSI command timeout would notice the cut. SRP logins over
+# cuttable paths ask for 3 transport retries (about 4 x 2 s on rxe).
+SRP_PATH_OPTS=tl_retry_count=3
 
 # _lab_path_gid_hex IP: the IPv4-mapped GID's tail as sysfs prints it.
 _lab_path_gid_hex() {

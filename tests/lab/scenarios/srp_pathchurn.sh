@@ -14,8 +14,8 @@ check "SRP target ports on both paths" lab_path_srpt_up 2
 check "multipathd up" lab_multipathd_up
 check "ib_srp loads" lab_srp_load
 hosts_before=$(lab_srp_hosts | wc -l)
-h[0]=$(lab_path_srp_login 0) && pass "login over path 0" || fail "login over path 0"
-h[1]=$(lab_path_srp_login 1) && pass "login over path 1" || fail "login over path 1"
+h[0]=$(lab_path_srp_login 0 "$SRP_PATH_OPTS") && pass "login over path 0" || fail "login over path 0"
+h[1]=$(lab_path_srp_login 1 "$SRP_PATH_OPTS") && pass "login over path 1" || fail "login over path 1"
 for p in 0 1; do
 	srp_wait_disks "${h[p]}" 2
 	r=/sys/class/srp_remote_ports/port-${h[p]}:1

@@ -13,8 +13,8 @@ check "cuttable paths up" lab_path_up
 check "SRP target ports on both paths" lab_path_srpt_up 2
 check "multipathd up" lab_multipathd_up
 check "ib_srp loads" lab_srp_load
-h0=$(lab_path_srp_login 0) && pass "login over path 0" || fail "login over path 0"
-h1=$(lab_path_srp_login 1) && pass "login over path 1" || fail "login over path 1"
+h0=$(lab_path_srp_login 0 "$SRP_PATH_OPTS") && pass "login over path 0" || fail "login over path 0"
+h1=$(lab_path_srp_login 1 "$SRP_PATH_OPTS") && pass "login over path 1" || fail "login over path 1"
 check "path 0 has its LUNs" srp_wait_disks "$h0" 2
 check "path 1 has its LUNs" srp_wait_disks "$h1" 2
 for h in $h0 $h1; do
