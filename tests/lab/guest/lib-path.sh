@@ -86,12 +86,15 @@ lab_path_up() {
 		lab_wait 20 sh -c "grep -q '$(_lab_path_gid_hex ${PATH_IPI[n]})\$' /sys/class/infiniband/${PATH_RXEI[n]}/ports/1/gids/*" || return 1
 		lab_wait 20 sh -c "grep -q '$(_lab_path_gid_hex ${PATH_IPT[n]})\$' /sys/class/infiniband/${PATH_RXET[n]}/ports/1/gids/*" || return 1
 	done
+	# Drop where the packets arrive, not where they leave: a drop in the
+	# output hook fails rxe's ip_local_out(), and rxe then retries that
+	# send for ever instead of losing the packet (see docs/lab.md).
 	nft -f - <<'NFT' || return 1
 table inet labpath {
 	set cut { type ifname; }
-	chain out {
-		type filter hook output priority 0; policy accept;
-		oifname @cut udp dport 4791 counter drop
+	chain in {
+		type filter hook prerouting priority 0; policy accept;
+		iifname @cut udp dport 4791 counter drop
 	}
 }
 NFT
@@ -150,7 +153,7 @@ lab_path_restore() {
 
 # lab_path_dropped: RoCE packets dropped by path cuts since lab_path_up.
 lab_path_dropped() {
-	nft list chain inet labpath out | sed -n 's/.*counter packets \([0-9]*\).*/\1/p' | head -1
+	nft list chain inet labpath in | sed -n 's/.*counter packets \([0-9]*\).*/\1/p' | head -1
 }
 
 # lab_path_sent PATH: RoCE packets sent by the path's initiator-end rxe.
