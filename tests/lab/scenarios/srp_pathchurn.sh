@@ -7,7 +7,7 @@
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
 
-: "${CHURN_CYCLES:=4}"
+: "${CHURN_CYCLES:=2}"
 
 check "cuttable paths up" lab_path_up
 check "SRP target ports on both paths" lab_path_srpt_up 2
