@@ -5,6 +5,8 @@
 # dropped and later let through again: the cut path's I/O stalls, the
 # session notices (NOP-Out pings run in the kernel) and comes back after the
 # restore, fio verify on the map sees no error.
+#
+# lab-boot: own
 source /lab/lib-iser.sh
 source /lab/lib-path.sh
 

@@ -4,6 +4,8 @@
 # two paths are cut and restored in turn, again and again. No I/O error, no
 # verify error, every cut path back and reinstated, no SCSI host leaked,
 # the rport timeouts changed during a cut apply to that cut.
+#
+# lab-boot: own
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
 

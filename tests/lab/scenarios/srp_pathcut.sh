@@ -6,6 +6,8 @@
 # and fail-fast through the transport timers, dm fails the path over and
 # fio sees no error. Path restored: the rport reconnects (reconnect_delay),
 # multipath reinstates the path, the data checks out.
+#
+# lab-boot: own
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
 
