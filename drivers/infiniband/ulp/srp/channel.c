@@ -110,6 +110,34 @@ static void srp_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_unlock_irqrestore(&ch->lock, flags);
 }
 
+/*
+ * Asynchronous QP errors: the QP is in the error state and its posted work
+ * requests flush, but a channel with nothing but receives posted would
+ * otherwise only learn it from those flushes; say what happened and start
+ * the recovery of the whole rport right away.
+ *
+ * Context: the device's event handler, possibly interrupt context.
+ */
+static void srp_qp_event(struct ib_event *ev, void *ctx)
+{
+	struct srp_channel *ch = ctx;
+
+	switch (ev->event) {
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+		break;
+	default:
+		return;
+	}
+	if (!srp_ch_mark_down(ch))
+		return;
+	rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
+	shost_printk(KERN_ERR, ch->target->shost, "channel %u: %s\n",
+		     ch->idx, ib_event_msg(ev->event));
+	srp_target_start_recovery(ch->target);
+}
+
 /**
  * srp_ch_create_ib() - create the CQ, QP, MR pool and send ring of a channel
  * @ch: channel whose CM id is bound to the target's device
@@ -137,7 +165,7 @@ int srp_ch_create_ib(struct srp_channel *ch)
 		return ret;
 	}
 
-	attr.event_handler = NULL;
+	attr.event_handler = srp_qp_event;
 	attr.qp_context = ch;
 	attr.send_cq = ch->cq;
 	attr.recv_cq = ch->cq;

@@ -77,6 +77,16 @@ out:
 			     ch->idx, func, lun,
 			     ret == -ETIMEDOUT ? "no response" : "failed",
 			     ret);
+	/*
+	 * A channel that leaves a task management function unanswered is of
+	 * no use to error handling: recover the rport now rather than after
+	 * an ABORT TASK timeout for every outstanding command.
+	 */
+	if (ret == -ETIMEDOUT && srp_ch_mark_down(ch)) {
+		shost_printk(KERN_ERR, target->shost,
+			     "channel %u: unresponsive; recovering\n", ch->idx);
+		srp_target_start_recovery(target);
+	}
 	return ret;
 }
 

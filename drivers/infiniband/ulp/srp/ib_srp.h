@@ -259,6 +259,31 @@ enum {
 	SRP_CM_RETRY_STALE	= 3,	/* stale connection */
 };
 
+/**
+ * struct srp_tmo_watch - re-arms running transport timers after sysfs writes
+ * @work:            runs every second while the rport is blocked or failing
+ *                   fast (rport.c)
+ * @active:          a recovery is being watched
+ * @since:           when the rport was blocked (fast_io_fail_tmo and
+ *                   dev_loss_tmo count from here)
+ * @last_attempt:    end of the last reconnect attempt (reconnect_delay counts
+ *                   from here)
+ * @reconnect_delay: the value the reconnect timer runs with
+ * @fast_io_fail_tmo: the value the fast I/O failure timer runs with
+ * @dev_loss_tmo:    the value the device loss timer runs with
+ *
+ * Locks: everything but @work under the rport mutex.
+ */
+struct srp_tmo_watch {
+	struct delayed_work	work;
+	bool			active;
+	unsigned long		since;
+	unsigned long		last_attempt;
+	int			reconnect_delay;
+	int			fast_io_fail_tmo;
+	int			dev_loss_tmo;
+};
+
 enum srp_target_state {
 	SRP_TARGET_SCANNING,
 	SRP_TARGET_LIVE,
@@ -287,6 +312,7 @@ enum srp_target_state {
  * @remove_work: removes the target (rport delete, device removal)
  * @tl_err_work: starts transport-layer recovery
  * @ch_retry_work: logs in channels a reconnect could not bring back
+ * @tmo:         applies timeout changes to the running transport timers
  * @debugfs:     debugfs directory host<N> (stats.c)
  */
 struct srp_target {
@@ -314,6 +340,7 @@ struct srp_target {
 	struct work_struct	remove_work;
 	struct work_struct	tl_err_work;
 	struct delayed_work	ch_retry_work;
+	struct srp_tmo_watch	tmo;
 	struct dentry		*debugfs;
 };
 
@@ -416,5 +443,7 @@ extern struct srp_function_template srp_rport_ft;
 int srp_rport_attach(struct srp_target *target);
 void srp_schedule_ch_retry(struct srp_target *target);
 void srp_ch_retry_work(struct work_struct *work);
+void srp_tmo_watch_work(struct work_struct *work);
+void srp_tmo_watch_start(struct srp_target *target);
 
 #endif /* IB_SRP_IB_SRP_H */

@@ -6,6 +6,8 @@
  * (reconnect_delay, fast_io_fail_tmo, dev_loss_tmo) and calls back here:
  * ->reconnect with the rport mutex held, ->terminate_rport_io when I/O must
  * fail fast, ->rport_delete when "delete" is written or dev_loss_tmo fires.
+ * What it does not do, applying a new timeout to a timer already running,
+ * is done here by a watch that runs while the rport is in trouble.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -16,6 +18,135 @@
 #include <scsi/scsi_transport_srp.h>
 
 #include "ib_srp.h"
+
+/*
+ * Timeouts changed while a recovery runs.
+ *
+ * scsi_transport_srp arms fast_io_fail_work and dev_loss_work once, when
+ * the rport is blocked, with the values of that moment; a later write to
+ * fast_io_fail_tmo or dev_loss_tmo only changes the value used at the next
+ * failure. Its reconnect_delay store starts and stops reconnect_work (off
+ * <-> on) but leaves a pending attempt at its old period. While the rport
+ * is blocked or failing fast, the watch compares the attributes every
+ * second with the values the timers run with and moves the timers to the
+ * new expiry: fast_io_fail_tmo and dev_loss_tmo count from when the rport
+ * was blocked, reconnect_delay from the last attempt; an expiry already in
+ * the past fires at once, "off" cancels.
+ *
+ * Everything happens under the rport mutex, which the transport's timer
+ * handlers and srp_reconnect_rport() take too, and a timer is only moved
+ * when cancel_delayed_work() took it off the queue: one that already
+ * started is left alone, so none runs twice.
+ */
+
+static bool srp_rport_in_trouble(struct srp_rport *rport)
+{
+	return rport->state == SRP_RPORT_BLOCKED ||
+	       rport->state == SRP_RPORT_FAIL_FAST;
+}
+
+static void srp_tmo_queue(struct delayed_work *dw, unsigned long since,
+			  int tmo)
+{
+	unsigned long expiry = since + (unsigned long)tmo * HZ;
+	unsigned long now = jiffies;
+
+	queue_delayed_work(system_long_wq, dw,
+			   time_after(expiry, now) ? expiry - now : 0);
+}
+
+/* Called with the rport mutex held. */
+static void __srp_tmo_watch_start(struct srp_target *target)
+{
+	struct srp_rport *rport = target->rport;
+	struct srp_tmo_watch *w = &target->tmo;
+
+	lockdep_assert_held(&rport->mutex);
+	if (!srp_rport_in_trouble(rport))
+		return;
+	if (!w->active) {
+		w->active = true;
+		w->since = jiffies;
+		w->last_attempt = w->since;
+		w->reconnect_delay = rport->reconnect_delay;
+		w->fast_io_fail_tmo = rport->fast_io_fail_tmo;
+		w->dev_loss_tmo = rport->dev_loss_tmo;
+	}
+	queue_delayed_work(system_long_wq, &w->work, HZ);
+}
+
+/**
+ * srp_tmo_watch_start() - watch the timeouts of a recovery just started
+ * @target: target whose rport srp_start_tl_fail_timers() was called for
+ *
+ * Context: process context; takes the rport mutex.
+ */
+void srp_tmo_watch_start(struct srp_target *target)
+{
+	struct srp_rport *rport = target->rport;
+
+	mutex_lock(&rport->mutex);
+	__srp_tmo_watch_start(target);
+	mutex_unlock(&rport->mutex);
+}
+
+static void srp_tmo_apply(struct srp_target *target)
+{
+	struct srp_rport *rport = target->rport;
+	struct srp_tmo_watch *w = &target->tmo;
+	int v;
+
+	v = rport->reconnect_delay;
+	if (v != w->reconnect_delay) {
+		/* Off <-> on is the transport's own store's business. */
+		if (v > 0 && w->reconnect_delay > 0 &&
+		    cancel_delayed_work(&rport->reconnect_work))
+			srp_tmo_queue(&rport->reconnect_work, w->last_attempt, v);
+		w->reconnect_delay = v;
+	}
+
+	v = rport->fast_io_fail_tmo;
+	if (v != w->fast_io_fail_tmo && rport->state == SRP_RPORT_BLOCKED) {
+		/* Its handler does nothing unless the rport is still blocked. */
+		if (w->fast_io_fail_tmo >= 0)
+			cancel_delayed_work(&rport->fast_io_fail_work);
+		if (v >= 0)
+			srp_tmo_queue(&rport->fast_io_fail_work, w->since, v);
+		w->fast_io_fail_tmo = v;
+	}
+
+	v = rport->dev_loss_tmo;
+	if (v != w->dev_loss_tmo) {
+		/* Its handler must run at most once: it deletes the rport. */
+		if ((w->dev_loss_tmo < 0 ||
+		     cancel_delayed_work(&rport->dev_loss_work)) && v >= 0)
+			srp_tmo_queue(&rport->dev_loss_work, w->since, v);
+		w->dev_loss_tmo = v;
+	}
+}
+
+/**
+ * srp_tmo_watch_work() - apply timeout changes to the running timers
+ * @work: &srp_tmo_watch.work of a target
+ *
+ * Requeues itself every second until the rport is running again or lost.
+ */
+void srp_tmo_watch_work(struct work_struct *work)
+{
+	struct srp_target *target = container_of(to_delayed_work(work),
+						 struct srp_target, tmo.work);
+	struct srp_rport *rport = target->rport;
+	struct srp_tmo_watch *w = &target->tmo;
+
+	mutex_lock(&rport->mutex);
+	if (w->active && srp_rport_in_trouble(rport)) {
+		srp_tmo_apply(target);
+		queue_delayed_work(system_long_wq, &w->work, HZ);
+	} else {
+		w->active = false;
+	}
+	mutex_unlock(&rport->mutex);
+}
 
 /*
  * Tear every channel down and log in again. Commands still outstanding on
@@ -34,6 +165,7 @@ static int srp_rport_reconnect(struct srp_rport *rport)
 		return -ENODEV;
 
 	srp_target_disconnect(target);
+	target->tmo.last_attempt = jiffies;
 	for (i = 0; i < target->ch_count; i++)
 		if (target->ch[i].qp)
 			ib_drain_qp(target->ch[i].qp);
@@ -51,11 +183,15 @@ static int srp_rport_reconnect(struct srp_rport *rport)
 			up++;
 	}
 
+	target->tmo.last_attempt = jiffies;
 	if (!up) {
 		shost_printk(KERN_WARNING, target->shost,
 			     "reconnect failed (%d)\n", ret);
+		__srp_tmo_watch_start(target);
 		return ret;
 	}
+	/* Running again once we return: a new failure starts a new watch. */
+	target->tmo.active = false;
 	if (up < target->ch_count) {
 		shost_printk(KERN_WARNING, target->shost,
 			     "reconnected %u of %u channels (%d); retrying the others\n",

@@ -242,6 +242,7 @@ static struct srp_target *srp_target_alloc_host(struct srp_host *host,
 	INIT_WORK(&target->remove_work, srp_remove_work);
 	INIT_WORK(&target->tl_err_work, srp_tl_err_work);
 	INIT_DELAYED_WORK(&target->ch_retry_work, srp_ch_retry_work);
+	INIT_DELAYED_WORK(&target->tmo.work, srp_tmo_watch_work);
 	memcpy(target->orig_dgid.raw, opts->dgid, 16);
 	target->dgid = target->orig_dgid;
 	return target;
@@ -376,6 +377,7 @@ err_disconnect:
 	srp_debugfs_remove(target);
 	srp_target_disconnect(target);
 	cancel_work_sync(&target->tl_err_work);
+	cancel_delayed_work_sync(&target->tmo.work);
 	srp_target_free_channels(target);
 err_unlist:
 	spin_lock(&host->lock);
@@ -431,6 +433,8 @@ static void srp_remove_work(struct work_struct *work)
 	srp_debugfs_remove(target);
 	srp_target_disconnect(target);
 	cancel_work_sync(&target->tl_err_work);
+	/* The rport is lost now: the watch does not queue itself again. */
+	cancel_delayed_work_sync(&target->tmo.work);
 	srp_target_free_channels(target);
 	srp_rport_put(rport);
 
@@ -467,8 +471,10 @@ static void srp_tl_err_work(struct work_struct *work)
 						 tl_err_work);
 
 	/* Before the rport exists a failure just fails the login. */
-	if (READ_ONCE(target->rport))
+	if (READ_ONCE(target->rport)) {
 		srp_start_tl_fail_timers(target->rport);
+		srp_tmo_watch_start(target);
+	}
 }
 
 /**

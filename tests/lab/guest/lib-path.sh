@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Cuttable paths (sourced after /lab/lib.sh). An opt-in variant of the lab
+# topology: the default one (lab_net_up) loops each path back inside one rxe
+# device, so nothing a netfilter rule or qdisc does reaches it. Here each
+# path is a veth pair with an rxe device on each end, the initiator on one
+# end and the target on the other, so its RoCE packets really cross the
+# veth and can be dropped there.
+#
+# Soft-RoCE in Debian's 6.1 only works in the initial network namespace
+# (its UDP socket and its routing use init_net), so both ends stay there.
+# Two local addresses would normally reach each other through lo (where
+# rxe sees nothing); a policy rule consulted before the local table sends
+# locally generated packets for the peer out of the veth, and accept_local
+# lets the other end take them in. See docs/lab.md.
+#
+#   lab_path_up             both cuttable paths (and the default topology)
+#   lab_path_srpt_up [N]    ib_srpt target ports on the target ends, N LUNs
+#   lab_path_srp_login P [EXTRA]   login over path P; prints the host number
+#   lab_path_cut P / lab_path_restore P   drop / pass path P's RoCE packets
+#   lab_path_dropped        RoCE packets dropped by cuts so far
+
+PATH_IPI=(203.0.113.1 203.0.113.17)	# initiator ends
+PATH_IPT=(203.0.113.2 203.0.113.18)	# target ends
+PATH_DEVI=(pathi0 pathi1)
+PATH_DEVT=(patht0 patht1)
+PATH_RXEI=(rxepi0 rxepi1)
+PATH_RXET=(rxept0 rxept1)
+PATH_TABLE=100
+# Soft-RoCE takes an RC transport retry count of 7 as "retry for ever" (the
+# InfiniBand meaning of 7 for the RNR retry count only), and 7 is ib_srp's
+# default tl_retry_count: a QP whose packets are dropped would never fail
+# and only the SCSI command timeout would notice the cut. SRP logins over
+# cuttable paths ask for 3 transport retries (about 4 x 2 s on rxe).
+SRP_PATH_OPTS=tl_retry_count=3
+
+# _lab_path_gid_hex IP: the IPv4-mapped GID's tail as sysfs prints it.
+_lab_path_gid_hex() {
+	local a b c d
+	IFS=. read -r a b c d <<< "$1"
+	printf '%02x%02x:%02x%02x\n' "$a" "$b" "$c" "$d"
+}
+
+_lab_path_dev_sysctl() {
+	sysctl -qw "net.ipv4.conf.$1.accept_local=1" "net.ipv4.conf.$1.rp_filter=0"
+	sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1"
+}
+
+lab_path_up() {
+	local n di dt
+	lab_net_up
+	[ -e /sys/class/infiniband/${PATH_RXET[1]} ] && return 0
+	sysctl -qw net.ipv4.conf.all.accept_local=1 net.ipv4.conf.all.rp_filter=0
+	# What arrives on a path's veth is for local delivery (rule 5); any
+	# other lookup of a path's far end, output routes (iif lo) and RDMA/CM's
+	# check of an incoming request (no iif) alike, takes the path's veth
+	# (rule 10); the local table comes after both.
+	if ! ip rule show pref 100 | grep -q 'lookup local'; then
+		ip rule add pref 100 lookup local
+		ip rule del pref 0 lookup local
+	fi
+	ip rule show pref 10 | grep -q "lookup $PATH_TABLE" ||
+		ip rule add pref 10 lookup $PATH_TABLE
+	modprobe veth
+	for n in 0 1; do
+		di=${PATH_DEVI[n]} dt=${PATH_DEVT[n]}
+		ip link add $di type veth peer name $dt || return 1
+		ip rule add pref 5 iif $di lookup local
+		ip rule add pref 5 iif $dt lookup local
+		_lab_path_dev_sysctl $di
+		_lab_path_dev_sysctl $dt
+		ip addr add ${PATH_IPI[n]}/32 dev $di
+		ip addr add ${PATH_IPT[n]}/32 dev $dt
+		ip link set $di up
+		ip link set $dt up
+		ip route replace ${PATH_IPT[n]}/32 dev $di src ${PATH_IPI[n]} table $PATH_TABLE
+		ip route replace ${PATH_IPI[n]}/32 dev $dt src ${PATH_IPT[n]} table $PATH_TABLE
+		ip neigh replace ${PATH_IPT[n]} dev $di nud permanent \
+			lladdr "$(cat /sys/class/net/$dt/address)"
+		ip neigh replace ${PATH_IPI[n]} dev $dt nud permanent \
+			lladdr "$(cat /sys/class/net/$di/address)"
+		rdma link add ${PATH_RXEI[n]} type rxe netdev $di || return 1
+		rdma link add ${PATH_RXET[n]} type rxe netdev $dt || return 1
+	done
+	for n in 0 1; do
+		lab_wait 20 sh -c "grep -q '$(_lab_path_gid_hex ${PATH_IPI[n]})\$' /sys/class/infiniband/${PATH_RXEI[n]}/ports/1/gids/*" || return 1
+		lab_wait 20 sh -c "grep -q '$(_lab_path_gid_hex ${PATH_IPT[n]})\$' /sys/class/infiniband/${PATH_RXET[n]}/ports/1/gids/*" || return 1
+	done
+	# Drop where the packets arrive, not where they leave: a drop in the
+	# output hook fails rxe's ip_local_out(), and rxe then retries that
+	# send for ever instead of losing the packet (see docs/lab.md).
+	nft -f - <<'NFT' || return 1
+table inet labpath {
+	set cut { type ifname; }
+	chain in {
+		type filter hook prerouting priority 0; policy accept;
+		iifname @cut udp dport 4791 counter drop
+	}
+}
+NFT
+}
+
+# lab_path_srpt_up [NLUNS]: the LIO SRP target (lab_srpt_up) plus target
+# ports on both paths' target ends, same LUNs. RDMA/CM logins are known by
+# the target-side address, so each port's ACL is its own address.
+lab_path_srpt_up() {
+	local n=${1:-2} p port tpg i ip
+	lab_path_up || return 1
+	lab_srpt_up $n
+	for p in 0 1; do
+		port=$(_lab_rxe_guid_name ${PATH_RXET[p]})
+		tpg=$CFS/srpt/$port/$port
+		[ -e $tpg/enable ] && [ "$(cat $tpg/enable)" = 1 ] && continue
+		mkdir -p $tpg || return 1
+		for ((i = 0; i < n; i++)); do
+			mkdir -p $tpg/lun/lun_$i
+			ln -s $CFS/core/rd_mcp_0/srp$i $tpg/lun/lun_$i/ 2>/dev/null
+		done
+		ip=${PATH_IPT[p]}
+		mkdir -p $tpg/acls/$ip
+		for ((i = 0; i < n; i++)); do
+			mkdir -p $tpg/acls/$ip/lun_$i
+			ln -s $tpg/lun/lun_$i $tpg/acls/$ip/lun_$i/ 2>/dev/null
+		done
+		echo 1 > $tpg/enable
+	done
+}
+
+# lab_path_srp_login PATH [EXTRA]: RDMA/CM login over cuttable path 0 or 1
+# from its initiator-end rxe device; prints the new SCSI host number.
+lab_path_srp_login() {
+	local p=$1 extra=$2 before h g
+	g=$(srpt_guid)
+	before=$(lab_srp_hosts)
+	echo "id_ext=$g,ioc_guid=$g,dest=${PATH_IPT[p]}:$SRP_PORT${extra:+,$extra}" \
+		> /sys/class/infiniband_srp/srp-${PATH_RXEI[p]}-1/add_target || return 1
+	for h in $(lab_srp_hosts); do
+		echo "$before" | grep -qx "$h" || { echo "$h"; return 0; }
+	done
+	return 1
+}
+
+# lab_path_cut PATH: drop every RoCE packet of the path, both directions.
+lab_path_cut() {
+	nft add element inet labpath cut "{ ${PATH_DEVI[$1]}, ${PATH_DEVT[$1]} }"
+}
+
+# lab_path_restore PATH: let the path's RoCE packets through again.
+lab_path_restore() {
+	nft delete element inet labpath cut "{ ${PATH_DEVI[$1]}, ${PATH_DEVT[$1]} }" 2>/dev/null
+	return 0
+}
+
+# lab_path_dropped: RoCE packets dropped by path cuts since lab_path_up.
+lab_path_dropped() {
+	nft list chain inet labpath in | sed -n 's/.*counter packets \([0-9]*\).*/\1/p' | head -1
+}
+
+# lab_path_sent PATH: RoCE packets sent by the path's initiator-end rxe.
+lab_path_sent() {
+	cat /sys/class/infiniband/${PATH_RXEI[$1]}/ports/1/hw_counters/sent_pkts
+}
+
+# lab_mp_map_of DISK: name of the multipath map holding DISK (sdX).
+lab_mp_map_of() {
+	local h
+	for h in /sys/block/$1/holders/dm-*; do
+		[ -e "$h/dm/name" ] && { cat "$h/dm/name"; return 0; }
+	done
+	return 1
+}
+
+# lab_mp_dm_state DISK: dm-multipath's state of path DISK (active/failed).
+lab_mp_dm_state() {
+	multipathd show paths raw format '%d %t' | awk -v d="$1" '$1 == d {print $2}'
+}
+
+# lab_disk_done DISK: requests DISK has completed (reads + writes).
+lab_disk_done() {
+	awk '{print $1 + $5}' /sys/block/$1/stat
+}
+
+# lab_disk_stalls DISK SECS: DISK completes nothing for SECS seconds while
+# it has requests in flight.
+lab_disk_stalls() {
+	local a b
+	a=$(lab_disk_done $1)
+	sleep $2
+	b=$(lab_disk_done $1)
+	echo "$1: completed $a -> $b, in flight: $(cat /sys/block/$1/inflight)"
+	[ "$a" = "$b" ] && [ "$(awk '{print $1 + $2}' /sys/block/$1/inflight)" -gt 0 ]
+}
+
+# lab_mp_is DISK STATE: dm-multipath has path DISK in STATE.
+lab_mp_is() {
+	[ "$(lab_mp_dm_state "$1")" = "$2" ]
+}
+
+# lab_disk_moves DISK SECS: DISK completes requests within SECS seconds.
+lab_disk_moves() {
+	local a
+	a=$(lab_disk_done $1)
+	sleep $2
+	[ "$(lab_disk_done $1)" -gt "$a" ]
+}
+
+# lab_path_iser_target_up [NLUNS]: the iSCSI/iSER target
+# (lab_iser_target_up) plus iSER portals on both paths' target ends.
+lab_path_iser_target_up() {
+	local tpg=$CFS/iscsi/$ISER_IQN/tpgt_1 p np
+	lab_path_up || return 1
+	lab_iser_target_up "${1:-2}" || return 1
+	for p in 0 1; do
+		np=$tpg/np/${PATH_IPT[p]}:3260
+		[ -e $np/iser ] && continue
+		mkdir -p $np || return 1
+		echo 1 > $np/iser || return 1
+	done
+}

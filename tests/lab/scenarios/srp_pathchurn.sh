@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Multipath churn over cuttable SRP paths: fio verify on a map while the
+# two paths are cut and restored in turn, again and again. No I/O error, no
+# verify error, every cut path back and reinstated, no SCSI host leaked,
+# the rport timeouts changed during a cut apply to that cut.
+#
+# lab-boot: own
+. /lab/lib-srp.sh
+. /lab/lib-path.sh
+
+: "${CHURN_CYCLES:=2}"
+
+check "cuttable paths up" lab_path_up
+check "SRP target ports on both paths" lab_path_srpt_up 2
+check "multipathd up" lab_multipathd_up
+check "ib_srp loads" lab_srp_load
+hosts_before=$(lab_srp_hosts | wc -l)
+h[0]=$(lab_path_srp_login 0 "$SRP_PATH_OPTS") && pass "login over path 0" || fail "login over path 0"
+h[1]=$(lab_path_srp_login 1 "$SRP_PATH_OPTS") && pass "login over path 1" || fail "login over path 1"
+for p in 0 1; do
+	srp_wait_disks "${h[p]}" 2
+	r=/sys/class/srp_remote_ports/port-${h[p]}:1
+	echo 60 > $r/dev_loss_tmo
+	echo 5 > $r/fast_io_fail_tmo
+	echo 2 > $r/reconnect_delay
+	d[p]=$(lab_host_disks "${h[p]}" | head -1)
+done
+check "multipath map with 2 paths per LUN" lab_wait 60 sh -c \
+	"[ \$(multipathd show paths raw format '%d %t' | grep -c active) -ge 4 ]"
+lab_wait 20 lab_mp_map_of "${d[0]}"
+map=$(lab_mp_map_of "${d[0]}")
+check "both paths of LUN 0 in map $map" test -n "$map" -a "$map" = "$(lab_mp_map_of "${d[1]}")"
+
+runtime=$((CHURN_CYCLES * 60 + 60))
+fio --name=churn --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
+	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
+	--verify_fatal=1 --do_verify=1 --time_based --runtime=$runtime \
+	--output-format=terse >/tmp/churn-fio.out 2>&1 &
+fpid=$!
+sleep 5
+for ((c = 0; c < CHURN_CYCLES; c++)); do
+	p=$((c % 2))
+	r=/sys/class/srp_remote_ports/port-${h[p]}:1
+	lab_note "cycle $c: cutting path $p (${d[p]})"
+	# Cycle 1: a long fast_io_fail_tmo shortened while the rport is
+	# blocked must apply to this very cut.
+	[ $c = 1 ] && echo 50 > $r/fast_io_fail_tmo
+	lab_path_cut $p
+	lab_wait 60 sh -c "! grep -qx running $r/state"
+	if [ $c = 1 ]; then
+		lab_note "  blocked; fast_io_fail_tmo 50 -> 3 while it runs"
+		echo 3 > $r/fast_io_fail_tmo
+		check "cycle $c: a shortened fast_io_fail_tmo applies to the running timer" \
+			lab_wait 25 grep -qx fail-fast $r/state
+		echo 5 > $r/fast_io_fail_tmo
+	else
+		check "cycle $c: path $p's rport fails fast" lab_wait 60 grep -qx fail-fast $r/state
+	fi
+	check "cycle $c: multipath fails path $p" lab_wait 30 lab_mp_is ${d[p]} failed
+	lab_path_restore $p
+	check "cycle $c: path $p's rport reconnects" lab_wait 90 grep -qx running $r/state
+	check "cycle $c: multipath reinstates path $p" lab_wait 60 lab_mp_is ${d[p]} active
+	check "cycle $c: fio still running" kill -0 $fpid
+	check "cycle $c: no SCSI host leaked or lost" test "$(lab_srp_hosts | wc -l)" -eq $((hosts_before + 2))
+done
+wait $fpid
+rc=$?
+check "fio verify through $CHURN_CYCLES cut/restore cycles (rc=$rc)" test $rc -eq 0
+[ $rc -eq 0 ] || tail -20 /tmp/churn-fio.out
+check "data checksummed on the map after the churn" lab_fio_verify /dev/mapper/$map --size=8m
+check "multipath maps flushed" lab_multipathd_down
+check "logout" srp_logout_all
+check "no SCSI host left behind" test "$(lab_srp_hosts | wc -l)" -eq "$hosts_before"
+check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
