@@ -177,10 +177,19 @@ static int srp_rport_reconnect(struct srp_rport *rport)
 	cancel_delayed_work(&target->ch_retry_work);
 	for (i = 0; i < target->ch_count; i++) {
 		err = srp_ch_login(&target->ch[i], up > 0);
-		if (err)
-			ret = err;
-		else
+		if (!err) {
 			up++;
+			continue;
+		}
+		ret = err;
+		/*
+		 * Not even the first channel is back: the target does not
+		 * answer, and every further login would hold the rport mutex,
+		 * and with it the fast_io_fail and dev_loss timers, for
+		 * another login timeout. The next attempt tries them all.
+		 */
+		if (!up)
+			break;
 	}
 
 	target->tmo.last_attempt = jiffies;
