@@ -48,6 +48,9 @@ noreg_login() {
 	srp_wait_disks $h 1
 	d=$(lab_host_disks $h | head -1)
 	[ -n "$d" ] || { fail "[$1] disk" "host $h has no disk"; return 1; }
+	# udev's probes of the new disks must not land in the counters.
+	udevadm settle -t 30 2>/dev/null
+	return 0
 }
 
 # noreg_data TAG: ext4 checksums, fio verify over mixed blocks and 1 MiB.
