@@ -5,7 +5,7 @@
 # (randrw, 4 KiB to 1 MiB blocks, so commands carry many segments). With
 # our driver the per-channel counters prove it: never_register=1 posts no
 # registration at all, register_always=0 none for single-segment commands
-# and some for multi-segment ones, the defaults register again; the
+# (4 KiB direct reads) and some for multi-segment ones, the defaults register again; the
 # security note about the unsafe global rkey is logged only when asked for.
 #
 # lab-drivers: ours intree
@@ -74,6 +74,13 @@ noreg_data() {
 	check "[$1] fio verify randrw 1m QD8" lab_fio_verify $d --bs=1m --iodepth=8 --size=64m
 }
 
+# noreg_read4k DEV: 4 KiB direct random reads on DEV opened read-only.
+noreg_read4k() {
+	fio --name=read4k --filename=/dev/$1 --readonly --direct=1 \
+		--ioengine=libaio --rw=randread --bs=4k --iodepth=16 --size=16m \
+		--output-format=terse >/dev/null
+}
+
 noreg_done() {
 	check "[$1] logout" srp_logout $h
 	check "[$1] unload" lab_wait 30 modprobe -r ib_srp
@@ -110,10 +117,14 @@ check "[$tag] ib_core enabled an unsafe global rkey" noreg_notes_since "$n0" 0 1
 [ "$DRIVER" = ours ] &&
 	check "[$tag] security note logged once" noreg_notes_since "$n0" 1 1 1 99
 if noreg_login $tag; then
-	# 4 KiB blocks: page-aligned reads are one segment, writes go as
-	# immediate data, so nothing is registered.
-	[ "$DRIVER" = ours ] && noreg_reset $h
 	check "[$tag] fio verify randrw 4k QD16" lab_fio_verify $d --bs=4k --iodepth=16 --size=16m
+	# Page-aligned 4 KiB direct reads are one segment each, so nothing
+	# may be registered. Opened read-only: closing a disk opened for
+	# writing makes udev re-probe it with multi-page buffered reads.
+	sleep 1
+	udevadm settle -t 30 2>/dev/null
+	[ "$DRIVER" = ours ] && noreg_reset $h
+	check "[$tag] fio randread 4k QD16, read-only open" noreg_read4k $d
 	if [ "$DRIVER" = ours ]; then
 		check "[$tag] counters: 4k commands, no registration" \
 			noreg_counts $h '$c -gt 0 -a $r -eq 0'
