@@ -5,8 +5,9 @@
 # (randrw, 4 KiB to 1 MiB blocks, so commands carry many segments). With
 # our driver the per-channel counters prove it: never_register=1 posts no
 # registration at all, register_always=0 none for single-segment commands
-# (4 KiB direct reads) and some for multi-segment ones, the defaults register again; the
-# security note about the unsafe global rkey is logged only when asked for.
+# (4 KiB direct reads) and some for multi-segment ones, the defaults
+# register again; the security note about the unsafe global rkey is logged
+# only when asked for, and ib_core's own line only then (both drivers).
 #
 # lab-drivers: ours intree
 . /lab/lib-srp.sh
