@@ -299,6 +299,31 @@ RDI_TEST(credit_update)
 	EXPECT_EQ(v, INT_MAX);
 }
 
+/* never_register / register_always: registration or the global rkey */
+RDI_TEST(map_via)
+{
+	/* defaults: FR, no global rkey, everything registered */
+	EXPECT(!srp_wants_global_rkey(false, true));
+	EXPECT_EQ(srp_map_via(true, true, false, 1), SRP_MAP_VIA_FR);
+	EXPECT_EQ(srp_map_via(true, true, false, 200), SRP_MAP_VIA_FR);
+	/* register_always=N: one segment under the global rkey, more registered */
+	EXPECT(srp_wants_global_rkey(false, false));
+	EXPECT_EQ(srp_map_via(true, false, true, 1), SRP_MAP_VIA_GLOBAL_RKEY);
+	EXPECT_EQ(srp_map_via(true, false, true, 2), SRP_MAP_VIA_FR);
+	EXPECT_EQ(srp_map_via(true, false, true, 255), SRP_MAP_VIA_FR);
+	/* never_register=Y wins over register_always: never FR */
+	EXPECT(srp_wants_global_rkey(true, true));
+	EXPECT(srp_wants_global_rkey(true, false));
+	EXPECT_EQ(srp_map_via(false, true, true, 1), SRP_MAP_VIA_GLOBAL_RKEY);
+	EXPECT_EQ(srp_map_via(false, true, true, 12), SRP_MAP_VIA_GLOBAL_RKEY);
+	EXPECT_EQ(srp_map_via(false, false, true, 12), SRP_MAP_VIA_GLOBAL_RKEY);
+	/* register_always=N without a global rkey still registers */
+	EXPECT_EQ(srp_map_via(true, false, false, 1), SRP_MAP_VIA_FR);
+	/* neither: refused */
+	EXPECT_EQ(srp_map_via(false, true, false, 1), SRP_MAP_VIA_NONE);
+	EXPECT_EQ(srp_map_via(false, false, false, 3), SRP_MAP_VIA_NONE);
+}
+
 RDI_TEST(login_rej_parse)
 {
 	static const u8 rej[32] = {

@@ -243,7 +243,7 @@ static int srp_post_recv(struct srp_channel *ch, struct srp_iu *iu)
 
 	sge.addr = iu->dma;
 	sge.length = iu->size;
-	sge.lkey = ch->target->host->sdev->rdi->pd->local_dma_lkey;
+	sge.lkey = ch->target->host->sdev->pd->local_dma_lkey;
 	iu->cqe.done = srp_recv_done;
 	wr.wr_cqe = &iu->cqe;
 	wr.sg_list = &sge;
@@ -404,7 +404,7 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 
 	iu->sge[0].addr = iu->dma;
 	iu->sge[0].length = len;
-	iu->sge[0].lkey = ch->target->host->sdev->rdi->pd->local_dma_lkey;
+	iu->sge[0].lkey = ch->target->host->sdev->pd->local_dma_lkey;
 	iu->cqe.done = srp_send_done;
 
 	wr.wr_cqe = &iu->cqe;

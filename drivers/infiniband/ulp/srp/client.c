@@ -138,7 +138,14 @@ static void srp_host_remove(struct srp_host *host)
 	kfree(host);
 }
 
-static void srp_setup_registration(struct srp_device *sdev)
+/*
+ * Choose how commands reach their data. Fast registration is the default;
+ * never_register=Y and register_always=N ask for commands under a global
+ * rkey, which only a PD allocated with IB_PD_UNSAFE_GLOBAL_RKEY has. That PD
+ * is SRP's own: rdi_core's shared PD (iSER's too) never gets such a key,
+ * and without those parameters no global rkey exists at all.
+ */
+static int srp_setup_registration(struct srp_device *sdev)
 {
 	struct rdi_device *rdi = sdev->rdi;
 
@@ -146,8 +153,37 @@ static void srp_setup_registration(struct srp_device *sdev)
 				       SRP_MAX_PAGES_PER_MR);
 	sdev->use_fr = rdi->fr_supported && !srp_never_register &&
 		       sdev->max_pages_per_mr > 0;
-	if (rdi->pd->flags & IB_PD_UNSAFE_GLOBAL_RKEY)
-		sdev->global_rkey = rdi->pd->unsafe_global_rkey;
+
+	if (!srp_wants_global_rkey(srp_never_register, srp_register_always)) {
+		sdev->pd = rdi->pd;
+		if (!sdev->use_fr) {
+			dev_info(&sdev->ib_dev->dev,
+				 "no fast registration; SRP needs never_register=1 (unsafe global rkey) on this device\n");
+			return -EOPNOTSUPP;
+		}
+		return 0;
+	}
+
+	sdev->pd = ib_alloc_pd(sdev->ib_dev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	if (IS_ERR(sdev->pd)) {
+		int ret = PTR_ERR(sdev->pd);
+
+		dev_warn(&sdev->ib_dev->dev,
+			 "cannot allocate a PD with a global rkey for SRP: %d\n",
+			 ret);
+		sdev->pd = NULL;
+		return ret;
+	}
+	sdev->global_rkey = sdev->pd->unsafe_global_rkey;
+	return 0;
+}
+
+/* Undo srp_setup_registration(); every QP on @sdev->pd is gone. */
+static void srp_teardown_registration(struct srp_device *sdev)
+{
+	if (sdev->pd && sdev->pd != sdev->rdi->pd)
+		ib_dealloc_pd(sdev->pd);
+	sdev->pd = NULL;
 }
 
 static int srp_add_one(struct ib_device *ib_dev)
@@ -169,13 +205,9 @@ static int srp_add_one(struct ib_device *ib_dev)
 		dev_warn(&ib_dev->dev, "no RDMA resources for SRP: %d\n", ret);
 		goto err_free;
 	}
-	srp_setup_registration(sdev);
-	if (!sdev->use_fr && !sdev->global_rkey) {
-		dev_info(&ib_dev->dev,
-			 "neither fast registration nor a global rkey; SRP not supported\n");
-		ret = -EOPNOTSUPP;
+	ret = srp_setup_registration(sdev);
+	if (ret)
 		goto err_put_rdi;
-	}
 
 	rdma_for_each_port(ib_dev, port) {
 		host = srp_host_add(sdev, port);
@@ -184,15 +216,17 @@ static int srp_add_one(struct ib_device *ib_dev)
 	}
 	if (list_empty(&sdev->hosts)) {
 		ret = -ENOMEM;
-		goto err_put_rdi;
+		goto err_teardown_registration;
 	}
 
 	ib_set_client_data(ib_dev, &srp_client, sdev);
 	return 0;
 
-err_put_rdi:
+err_teardown_registration:
 	list_for_each_entry_safe(host, tmp, &sdev->hosts, entry)
 		srp_host_remove(host);
+	srp_teardown_registration(sdev);
+err_put_rdi:
 	rdi_device_put(sdev->rdi);
 err_free:
 	kfree(sdev);
@@ -210,6 +244,7 @@ static void srp_remove_one(struct ib_device *ib_dev, void *client_data)
 	}
 	/* Removal works are queued by srp_target_remove_all(); let them run. */
 	flush_workqueue(srp_remove_wq);
+	srp_teardown_registration(sdev);
 	rdi_device_put(sdev->rdi);
 	kfree(sdev);
 }

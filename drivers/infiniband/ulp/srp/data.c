@@ -6,13 +6,17 @@
  *  2. immediate data:   small writes travel inside the SRP_CMD SEND, the
  *                       data as extra SGEs (no registration, no RDMA READ);
  *  3. single direct:    one contiguous buffer described with the PD's
- *                       global rkey (only with register_always=N and a PD
- *                       that has one);
+ *                       global rkey (register_always=N);
  *  4. fast registration: one or more MRs from the QP's pool, the REG_MR
  *                       work requests chained in front of the SEND; one MR
  *                       gives a direct descriptor, several an indirect one;
- *  5. indirect table:   without registration, one descriptor per DMA
- *                       segment under the global rkey.
+ *  5. indirect table:   without registration (never_register=Y), one
+ *                       descriptor per DMA segment under the global rkey.
+ *
+ * srp_map_via() picks between registration and the global rkey. The global
+ * rkey belongs to a PD that SRP allocates only when never_register=Y or
+ * register_always=N (client.c); otherwise it is 0 and every command that
+ * does not fit in immediate data is registered.
  *
  * The host's limits (target.c) guarantee that every request fits in
  * @cmd_sg_cnt descriptors, so the descriptor table always lives inside the
@@ -72,8 +76,7 @@ static int srp_map_imm(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	for_each_sg(scsi_sglist(scmnd), sg, count, i) {
 		iu->sge[i + 1].addr = sg_dma_address(sg);
 		iu->sge[i + 1].length = sg_dma_len(sg);
-		iu->sge[i + 1].lkey =
-			ch->target->host->sdev->rdi->pd->local_dma_lkey;
+		iu->sge[i + 1].lkey = ch->target->host->sdev->pd->local_dma_lkey;
 	}
 	iu->num_sge = count + 1;
 	srp_set_fmt(cmd, scmnd->sc_data_direction, SRP_DESC_IMM, 0);
@@ -194,12 +197,16 @@ int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	if (srp_can_imm(ch, scmnd, count))
 		return srp_map_imm(ch, scmnd, req, cmd, desc_off, count);
 
-	if (sdev->use_fr && (srp_register_always || !sdev->global_rkey ||
-			     count > 1)) {
+	switch (srp_map_via(sdev->use_fr, srp_register_always,
+			    sdev->global_rkey, count)) {
+	case SRP_MAP_VIA_FR:
 		ret = srp_map_fr(ch, scmnd, req, count, reg_wrs);
 		if (ret)
 			goto err_unmap;
-	} else if (!sdev->global_rkey) {
+		break;
+	case SRP_MAP_VIA_GLOBAL_RKEY:
+		break;
+	default:
 		ret = -EINVAL;
 		goto err_unmap;
 	}

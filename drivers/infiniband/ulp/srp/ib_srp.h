@@ -80,17 +80,25 @@ extern struct scsi_transport_template *srp_transport;
 
 /**
  * struct srp_device - per RDMA device state (IB client data)
- * @rdi:         rdi_core device: PD and memory-registration limits
+ * @rdi:         rdi_core device: shared PD and memory-registration limits
  * @ib_dev:      the RDMA device
+ * @pd:          PD of every SRP QP (and so of its MR pool) on this device:
+ *               @rdi->pd, or, only when never_register=Y or
+ *               register_always=N asked for unregistered commands, a PD of
+ *               SRP's own with an unsafe global rkey, so that the shared PD
+ *               (iSER's too) never has one
  * @hosts:       srp_host of every port; written only by the IB client
  *               add/remove callbacks, which the IB core serialises
  * @use_fr:      commands register their data with fast registration
- * @global_rkey: rkey covering all memory, 0 when the PD has none
+ * @global_rkey: rkey covering all memory, 0 when @pd has none
  * @max_pages_per_mr: pages one FR MR maps for this driver
+ *
+ * All fields are constant between srp_add_one() and srp_remove_one().
  */
 struct srp_device {
 	struct rdi_device	*rdi;
 	struct ib_device	*ib_dev;
+	struct ib_pd		*pd;
 	struct list_head	hosts;
 	bool			use_fr;
 	u32			global_rkey;

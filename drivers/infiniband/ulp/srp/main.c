@@ -44,11 +44,12 @@ bool srp_topspin_workarounds;
 bool srp_register_always = true;
 module_param_named(register_always, srp_register_always, bool, 0444);
 MODULE_PARM_DESC(register_always,
-		 "Register memory even for contiguous regions (default true)");
+		 "Register memory even for contiguous regions (default true; false uses an unsafe global rkey)");
 
 bool srp_never_register;
 module_param_named(never_register, srp_never_register, bool, 0444);
-MODULE_PARM_DESC(never_register, "Never register memory (default false)");
+MODULE_PARM_DESC(never_register,
+		 "Never register memory; uses an unsafe global rkey (default false)");
 
 static int srp_tmo_get(char *buffer, const struct kernel_param *kp)
 {
@@ -148,6 +149,12 @@ static void srp_fixup_params(void)
 		srp_indirect_sg_entries = SG_MAX_SEGMENTS;
 	}
 	srp_topspin_workarounds = topspin_workarounds != 0;
+
+	/* Security note, once: see srp_setup_registration(). */
+	if (srp_wants_global_rkey(srp_never_register, srp_register_always))
+		pr_warn("%s: SRP uses a PD with an unsafe global rkey; SRP targets can read and write all memory of this host\n",
+			srp_never_register ? "never_register=Y" :
+			"register_always=N");
 }
 
 static int __init srp_init(void)

@@ -695,6 +695,58 @@ static inline int srp_iu_opcode(const void *buf, size_t len)
 }
 
 /**
+ * enum srp_map_via - how the data of one command is made reachable
+ * @SRP_MAP_VIA_FR:          fast registration, one or more MRs
+ * @SRP_MAP_VIA_GLOBAL_RKEY: DMA addresses under the PD's global rkey
+ * @SRP_MAP_VIA_NONE:        no way: neither registration nor a global rkey
+ */
+enum srp_map_via {
+	SRP_MAP_VIA_FR,
+	SRP_MAP_VIA_GLOBAL_RKEY,
+	SRP_MAP_VIA_NONE,
+};
+
+/**
+ * srp_map_via() - pick registration or the global rkey for a command
+ * @use_fr:          the device registers with FR (never_register=N)
+ * @register_always: the register_always module parameter
+ * @global_rkey:     the PD has an unsafe global rkey
+ * @sg_count:        DMA segments of the command's data
+ *
+ * With register_always=N a command of one segment goes out under the global
+ * rkey and longer ones are registered; without FR (never_register=Y) every
+ * command uses the global rkey. The global rkey only exists when one of the
+ * two parameters asked for it (srp_wants_global_rkey()).
+ *
+ * Return: the way to describe the data.
+ */
+static inline enum srp_map_via srp_map_via(bool use_fr, bool register_always,
+					   bool global_rkey,
+					   unsigned int sg_count)
+{
+	if (use_fr && (register_always || !global_rkey || sg_count > 1))
+		return SRP_MAP_VIA_FR;
+	return global_rkey ? SRP_MAP_VIA_GLOBAL_RKEY : SRP_MAP_VIA_NONE;
+}
+
+/**
+ * srp_wants_global_rkey() - do the module parameters ask for a global rkey?
+ * @never_register:  the never_register module parameter
+ * @register_always: the register_always module parameter
+ *
+ * A global rkey lets the target read and write all of the initiator's
+ * memory, so it exists only when the administrator asked for commands that
+ * are not registered.
+ *
+ * Return: true when SRP needs a PD with an unsafe global rkey.
+ */
+static inline bool srp_wants_global_rkey(bool never_register,
+					 bool register_always)
+{
+	return never_register || !register_always;
+}
+
+/**
  * srp_set_direct() - fill a direct data descriptor
  * @d:   descriptor
  * @va:  address
