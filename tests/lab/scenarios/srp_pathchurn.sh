@@ -5,6 +5,7 @@
 # verify error, every cut path back and reinstated, no SCSI host leaked,
 # the rport timeouts changed during a cut apply to that cut.
 #
+# lab-drivers: ours
 # lab-boot: own
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
