@@ -63,17 +63,19 @@ hostile_target_string() {
 	echo "id_ext=$FAKE_ID,ioc_guid=$FAKE_ID,dest=$IP0:$FAKE_PORT,ch_count=1${1:+,$1}"
 }
 
-# hostile_mark: remember where dmesg ends, for hostile_dmesg_since.
-HOSTILE_MARK=0
+# hostile_mark: put a unique line into the kernel log, for hostile_dmesg_has
+# (a line count would break once the ring buffer wraps).
+HOSTILE_MARK='^'
 hostile_mark() {
-	HOSTILE_MARK=$(dmesg | wc -l)
+	HOSTILE_MARK="lab-mark $LAB_SCENARIO $SECONDS $RANDOM"
+	echo "<6>$HOSTILE_MARK" > /dev/kmsg
 }
 
 # hostile_dmesg_has REGEX: a kernel message since hostile_mark matches.
 hostile_dmesg_has() {
-	dmesg | tail -n +$((HOSTILE_MARK + 1)) | grep -Eq "$1" && return 0
+	dmesg | sed -n "/$HOSTILE_MARK/,\$p" | grep -Eq "$1" && return 0
 	echo "no kernel message /$1/ since the mark; got:"
-	dmesg | tail -n +$((HOSTILE_MARK + 1)) | tail -15
+	dmesg | sed -n "/$HOSTILE_MARK/,\$p" | tail -15
 	return 1
 }
 
