@@ -311,14 +311,8 @@ static void srp_logout_done(struct ib_cq *cq, struct ib_wc *wc)
 static void srp_ch_send_logout(struct srp_channel *ch)
 {
 	struct srp_iu *iu;
-	unsigned long flags;
-	bool connected;
 
-	spin_lock_irqsave(&ch->lock, flags);
-	connected = ch->connected;
-	ch->connected = false;
-	spin_unlock_irqrestore(&ch->lock, flags);
-	if (!connected)
+	if (!srp_ch_mark_down(ch))
 		return;
 
 	iu = srp_get_tx_iu(ch, SRP_TX_RSP);
