@@ -87,16 +87,24 @@ noreg_done() {
 	check "[$1] unload" lab_wait 30 modprobe -r ib_srp
 }
 
+# noreg_load_unsafe PARAM SHOWN: load ib_srp with $tag (PARAM=value), check
+# that PARAM reads SHOWN, that ib_core enabled the global rkey and that our
+# security note came exactly once.
+noreg_load_unsafe() {
+	local n0
+	n0=$(noreg_notes)
+	check "[$tag] load" lab_srp_load $tag
+	check "[$tag] parameter reads $2" grep -qx $2 /sys/module/ib_srp/parameters/$1
+	check "[$tag] ib_core enabled an unsafe global rkey" noreg_notes_since "$n0" 0 1 1 99
+	[ "$DRIVER" = ours ] &&
+		check "[$tag] security note logged once" noreg_notes_since "$n0" 1 1 1 99
+}
+
 lab_srpt_up 2
 
 # 1. never_register=1: the global rkey for everything.
 tag=never_register=1
-n0=$(noreg_notes)
-check "[$tag] load" lab_srp_load never_register=1
-check "[$tag] parameter reads Y" grep -qx Y /sys/module/ib_srp/parameters/never_register
-check "[$tag] ib_core enabled an unsafe global rkey" noreg_notes_since "$n0" 0 1 1 99
-[ "$DRIVER" = ours ] &&
-	check "[$tag] security note logged once" noreg_notes_since "$n0" 1 1 1 99
+noreg_load_unsafe never_register Y
 if noreg_login $tag; then
 	[ "$DRIVER" = ours ] && noreg_reset $h
 	noreg_data $tag
@@ -111,12 +119,7 @@ fi
 
 # 2. register_always=0: one segment under the global rkey, more registered.
 tag=register_always=0
-n0=$(noreg_notes)
-check "[$tag] load" lab_srp_load register_always=0
-check "[$tag] parameter reads N" grep -qx N /sys/module/ib_srp/parameters/register_always
-check "[$tag] ib_core enabled an unsafe global rkey" noreg_notes_since "$n0" 0 1 1 99
-[ "$DRIVER" = ours ] &&
-	check "[$tag] security note logged once" noreg_notes_since "$n0" 1 1 1 99
+noreg_load_unsafe register_always N
 if noreg_login $tag; then
 	check "[$tag] fio verify randrw 4k QD16" lab_fio_verify $d --bs=4k --iodepth=16 --size=16m
 	# Page-aligned 4 KiB direct reads are one segment each, so nothing
