@@ -13,6 +13,11 @@
 # request, so nothing stalled), so the path to cut is the one whose LUN 0
 # completes requests while fio runs.
 #
+# NOP-Out pings every 5 s with a 10 s timeout: with 2 s / 4 s, both
+# sessions timed out together while only one path was cut (TCG guests
+# sharing the host's two cores stall for seconds), and the uncut path
+# failed over too.
+#
 # lab-boot: own
 source /lab/lib-iser.sh
 source /lab/lib-path.sh
@@ -25,9 +30,9 @@ check "ib_iser loads" lab_iser_load
 for ip in ${PATH_IPT[0]} ${PATH_IPT[1]}; do
 	iscsiadm -m node -T $ISER_IQN -p $ip:3260 -I iser -o new >/dev/null 2>&1
 	iscsiadm -m node -T $ISER_IQN -p $ip:3260 -I iser -o update \
-		-n node.conn[0].timeo.noop_out_interval -v 2 >/dev/null
+		-n node.conn[0].timeo.noop_out_interval -v 5 >/dev/null
 	iscsiadm -m node -T $ISER_IQN -p $ip:3260 -I iser -o update \
-		-n node.conn[0].timeo.noop_out_timeout -v 4 >/dev/null
+		-n node.conn[0].timeo.noop_out_timeout -v 10 >/dev/null
 	check "login on $ip" iser_login $ip
 done
 for p in 0 1; do
@@ -52,9 +57,9 @@ fpid=$!
 sleep 5
 # the path carrying the I/O: the one whose LUN 0 completes more requests
 a0=$(lab_disk_done ${d[0]}) a1=$(lab_disk_done ${d[1]})
-sleep 3
+sleep 6
 n0=$(($(lab_disk_done ${d[0]}) - a0)) n1=$(($(lab_disk_done ${d[1]}) - a1))
-lab_note "requests completed in 3 s: path 0 (${d[0]}) $n0, path 1 (${d[1]}) $n1"
+lab_note "requests completed in 6 s: path 0 (${d[0]}) $n0, path 1 (${d[1]}) $n1"
 check "fio's I/O reaches the map's paths" test $((n0 + n1)) -gt 0
 if [ $n0 -gt $n1 ]; then c=0; else c=1; fi
 o=$((1 - c))
@@ -67,7 +72,7 @@ check "RoCE packets of path $c are dropped" test "$(lab_path_dropped)" -gt 0
 check "cut path noticed (session $sc leaves LOGGED_IN)" lab_wait 40 sh -c \
 	"! grep -q LOGGED_IN /sys/class/iscsi_session/$sc/state"
 check "multipath fails path $c ($dc)" lab_wait 30 lab_mp_is $dc failed
-check "I/O goes on over path $o ($dk)" lab_disk_moves $dk 4
+check "I/O goes on over path $o ($dk)" lab_disk_moves $dk 10
 check "fio alive during the cut" kill -0 $fpid
 sleep 3
 lab_path_restore $c
