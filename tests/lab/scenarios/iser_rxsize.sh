@@ -18,8 +18,8 @@
 # separator for key"): lab-b in iser_targets, and most likely the
 # LUN-less $ISER_IQN-empty (6 bytes longer) that timed out in the first
 # iser_cycles, while $ISER_IQN, this scenario's only login then, had none.
-# Not in CI yet: not run since that fix. Tag it "ours" once a boot of
-# iser_rxsize followed by iser_targets passes.
+#
+# lab-drivers: ours
 source /lab/lib-iser.sh
 
 lab_net_up
