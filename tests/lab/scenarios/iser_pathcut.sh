@@ -54,7 +54,12 @@ fio --name=cut --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
 	--verify_fatal=1 --do_verify=1 --time_based --runtime=80 \
 	--output-format=terse >/tmp/cut-fio.out 2>&1 &
 fpid=$!
-sleep 5
+# fio's first requests may take seconds under TCG (process start, ALUA
+# path group activation): wait until the map completes requests
+dm=$(basename "$(readlink -f /dev/mapper/$map)")
+m0=$(lab_disk_done $dm)
+map_moved() { [ "$(lab_disk_done $dm)" -gt $((m0 + 100)) ]; }
+check "fio's I/O runs on map $map ($dm)" lab_wait 60 map_moved
 # the path carrying the I/O: the one whose LUN 0 completes more requests
 a0=$(lab_disk_done ${d[0]}) a1=$(lab_disk_done ${d[1]})
 sleep 6
@@ -68,7 +73,8 @@ sc=$(iser_session ${PATH_IPT[c]})
 lab_note "cutting path $c (${PATH_IPT[c]}, $dc, $sc)"
 lab_path_cut $c
 check "path $c's I/O stalls while it is cut" lab_disk_stalls "$dc" 3
-check "RoCE packets of path $c are dropped" test "$(lab_path_dropped)" -gt 0
+cut_drops() { [ "$(lab_path_dropped)" -gt 0 ]; }
+check "RoCE packets of path $c are dropped" lab_wait 30 cut_drops
 check "cut path noticed (session $sc leaves LOGGED_IN)" lab_wait 40 sh -c \
 	"! grep -q LOGGED_IN /sys/class/iscsi_session/$sc/state"
 check "multipath fails path $c ($dc)" lab_wait 30 lab_mp_is $dc failed
