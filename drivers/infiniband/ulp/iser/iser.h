@@ -115,6 +115,7 @@ struct iser_rx_ring {
 enum {
 	ISER_CONN_F_ERROR,	/* failure reported, or teardown started */
 	ISER_CONN_F_FFP,	/* full-feature receive ring posted */
+	ISER_CONN_F_RX_CAPPED,	/* a login declared iser_rx_data_max */
 };
 
 /**

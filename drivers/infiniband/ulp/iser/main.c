@@ -22,10 +22,10 @@ unsigned int iser_max_lun = 512;
 module_param_named(max_lun, iser_max_lun, uint, 0444);
 MODULE_PARM_DESC(max_lun, "Max LUNs per session (default 512)");
 
-unsigned int iser_rx_data_max = 65536;
+unsigned int iser_rx_data_max = ISCSI_DEF_MAX_RECV_SEG_LEN;
 module_param_named(rx_data_max, iser_rx_data_max, uint, 0444);
 MODULE_PARM_DESC(rx_data_max,
-		 "Cap on the negotiated MaxRecvDataSegmentLength a receive buffer holds (default 65536)");
+		 "Data bytes one receive buffer holds; logins declare no more (default 8192, 512..16777215)");
 
 bool iser_remote_inv = true;
 module_param_named(remote_invalidate, iser_remote_inv, bool, 0444);
@@ -36,8 +36,10 @@ static int __init iser_init(void)
 {
 	int ret;
 
-	if (iser_max_sectors < 8 || iser_rx_data_max < 512) {
-		pr_err("max_sectors must be >= 8 and rx_data_max >= 512\n");
+	if (iser_max_sectors < 8 ||
+	    iser_rx_data_max < ISCSI_MIN_MAX_RECV_SEG_LEN ||
+	    iser_rx_data_max > ISCSI_MAX_MAX_RECV_SEG_LEN) {
+		pr_err("max_sectors must be >= 8 and rx_data_max 512..16777215\n");
 		return -EINVAL;
 	}
 	iser_stats_init();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * iSER header and CM private-data encoding (RFC 7145).
+ * iSER header and CM private-data encoding (RFC 7145), and the login keys
+ * the transport has to adjust.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -101,4 +102,123 @@ bool iser_cm_rep_send_inv(const void *priv, u8 len)
 	if (!rep || len < sizeof(*rep))
 		return false;
 	return !(rep->flags & ISER_CM_SEND_INV_NOT_SUPPORTED);
+}
+
+/* Parse a decimal value of at most 10 digits; false if not one. */
+static bool iser_text_dec(const char *s, u32 n, u64 *val)
+{
+	u32 i;
+
+	if (!n || n > 10)
+		return false;
+	*val = 0;
+	for (i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		*val = *val * 10 + (s[i] - '0');
+	}
+	return true;
+}
+
+/* Write @v in decimal into @buf (room for 10 digits); return its length. */
+static u32 iser_text_fmt(char *buf, u32 v)
+{
+	char tmp[10];
+	u32 n = 0, i;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
+/**
+ * iser_text_cap_key() - lower a numeric key of a login/text data segment
+ * @text: "key=value" pairs, each ended by a NUL (RFC 7143 section 6.1)
+ * @len:  in: the DataSegmentLength of the PDU, never its padding (see
+ *        iser_login_text_cap()); out: the length after the change
+ * @key:  key name, e.g. "InitiatorRecvDataSegmentLength"
+ * @cap:  largest value to declare
+ *
+ * Every pair @key=N with a decimal N above @cap becomes @key=@cap. The
+ * text only shrinks (a larger number has at least as many digits), so it
+ * is rewritten in place. Values that are not plain decimal (hex, ranges)
+ * are left alone, as is a pair cut off by the end of @text (a key split
+ * over two PDUs).
+ *
+ * Return: number of pairs lowered.
+ */
+int iser_text_cap_key(char *text, u32 *len, const char *key, u32 cap)
+{
+	u32 klen = strlen(key), pos = 0, end, vlen, nlen;
+	char num[10];
+	int changed = 0;
+	u64 val;
+
+	while (pos < *len) {
+		char *pair = text + pos;
+
+		for (end = pos; end < *len && text[end]; end++)
+			;
+		if (end == *len)	/* no NUL: incomplete pair */
+			break;
+		if (end - pos > klen && !memcmp(pair, key, klen) &&
+		    pair[klen] == '=') {
+			vlen = end - pos - klen - 1;
+			if (iser_text_dec(pair + klen + 1, vlen, &val) &&
+			    val > cap) {
+				nlen = iser_text_fmt(num, cap);
+				memcpy(pair + klen + 1, num, nlen);
+				memmove(pair + klen + 1 + nlen, text + end,
+					*len - end);
+				*len -= vlen - nlen;
+				end -= vlen - nlen;
+				changed++;
+			}
+		}
+		pos = end + 1;
+	}
+	return changed;
+}
+
+/**
+ * iser_login_text_cap() - declare at most @cap receive bytes in a login
+ * @text:    data segment of a login request, in a buffer of at least
+ *           iser_text_wire_len(@seg_len) bytes
+ * @seg_len: in: DataSegmentLength of the request header; out: the new one,
+ *           which the header must then carry
+ * @cap:     largest receive size to declare
+ *
+ * Lowers InitiatorRecvDataSegmentLength (iSER normal session) and
+ * MaxRecvDataSegmentLength (discovery session) to @cap.
+ *
+ * Only the @seg_len bytes of the data segment are text. What libiscsi
+ * hands the transport is longer: iscsid passes send_pdu the data segment
+ * and its pad to a 4-byte boundary, so task->data_count is @seg_len plus
+ * up to three NUL bytes. Rewriting over those and declaring the result
+ * as DataSegmentLength puts the pad NULs inside the text, where a target
+ * reads them as an empty key (LIO: "Unable to locate "=" separator").
+ * So the rewrite works on @seg_len bytes, and once it changed anything the
+ * bytes behind the new end, up to the next 4-byte boundary, are zeroed:
+ * the caller sends iser_text_wire_len(@seg_len) bytes, a correctly padded
+ * data segment. Unchanged text is left as it was, pad included.
+ *
+ * Return: number of values lowered.
+ */
+int iser_login_text_cap(char *text, u32 *seg_len, u32 cap)
+{
+	u32 len = *seg_len;
+	int n;
+
+	n = iser_text_cap_key(text, &len, "InitiatorRecvDataSegmentLength",
+			      cap);
+	n += iser_text_cap_key(text, &len, "MaxRecvDataSegmentLength", cap);
+	if (n) {
+		memset(text + len, 0, iser_text_wire_len(len) - len);
+		*seg_len = len;
+	}
+	return n;
 }

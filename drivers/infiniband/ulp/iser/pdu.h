@@ -98,5 +98,13 @@ void iser_hdr_encode(struct iser_wire_hdr *hdr, const struct iser_hdr_args *a);
 int iser_rx_parse(const void *hdrs, u32 byte_len, struct iser_rx_pdu *pdu);
 void iser_cm_req_encode(struct iser_cm_priv *priv, bool send_inv);
 bool iser_cm_rep_send_inv(const void *priv, u8 len);
+int iser_text_cap_key(char *text, u32 *len, const char *key, u32 cap);
+int iser_login_text_cap(char *text, u32 *seg_len, u32 cap);
+
+/* Bytes a data segment of @seg_len bytes takes on the wire, with its pad. */
+static inline u32 iser_text_wire_len(u32 seg_len)
+{
+	return (seg_len + 3) & ~3U;
+}
 
 #endif /* ISER_PDU_H */

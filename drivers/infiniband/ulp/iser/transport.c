@@ -226,12 +226,28 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 		goto out_unlock;
 	}
 
-	/* Honour what was negotiated, within the memory we allow per buffer. */
-	dlen = clamp_t(u32, conn->max_recv_dlength, 512, iser_rx_data_max);
-	if (dlen < conn->max_recv_dlength)
-		dev_info(&ic->dev->ib_dev->dev,
-			 "receive buffers capped at %u of %u negotiated bytes (rx_data_max)\n",
-			 dlen, conn->max_recv_dlength);
+	/*
+	 * Every receive buffer holds the largest data segment the target may
+	 * send. The login declared at most iser_rx_data_max (see
+	 * iser_login_cap_rx()); iscsid may still hand down its own, larger
+	 * value when the target does not echo the key: the declaration is
+	 * what binds the target, so hold to it and show it in sysfs. If no
+	 * declaration could be lowered, a larger value cannot be honoured:
+	 * refuse the connection instead of failing on the first large PDU.
+	 */
+	dlen = max_t(u32, conn->max_recv_dlength, ISCSI_MIN_MAX_RECV_SEG_LEN);
+	if (dlen > iser_rx_data_max) {
+		if (!test_bit(ISER_CONN_F_RX_CAPPED, &ic->flags)) {
+			iscsi_conn_printk(KERN_ERR, conn,
+					  "MaxRecvDataSegmentLength %u exceeds the receive buffers (rx_data_max %u)\n",
+					  conn->max_recv_dlength,
+					  iser_rx_data_max);
+			ret = -EINVAL;
+			goto out_unlock;
+		}
+		dlen = iser_rx_data_max;
+		conn->max_recv_dlength = dlen;
+	}
 	ret = iser_dout_alloc(ic, session);
 	if (ret)
 		goto out_unlock;

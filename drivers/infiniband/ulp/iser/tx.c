@@ -59,18 +59,51 @@ static void iser_prep_send(struct iser_conn *ic, struct iser_task *it,
 				      ISER_HDRS_LEN, DMA_TO_DEVICE);
 }
 
+/*
+ * iscsid declares the node's MaxRecvDataSegmentLength (262144 by default)
+ * as what we receive, whatever the transport's buffers hold, and an RDMA
+ * SEND larger than the posted receive buffer kills the connection. So a
+ * login request declares at most iser_rx_data_max, the size of our
+ * full-feature receive buffers: InitiatorRecvDataSegmentLength in an iSER
+ * normal session, MaxRecvDataSegmentLength in a discovery session.
+ * iser_conn_start() then holds the negotiated value to the same limit.
+ *
+ * task->data, libiscsi's ISCSI_DEF_MAX_RECV_SEG_LEN-byte login buffer,
+ * holds task->data_count bytes: the header's DataSegmentLength and the pad
+ * iscsid adds behind it. Only the former is text, and the header must
+ * carry the new length (see iser_login_text_cap()). The task
+ * is changed as a whole, data, DataSegmentLength and data_count, so that
+ * it stays consistent should it ever be sent again: the rewrite then finds
+ * nothing to lower.
+ */
+static void iser_login_cap_rx(struct iser_conn *ic, struct iscsi_task *task)
+{
+	u32 seg_len = min_t(u32, ntoh24(task->hdr->dlength), task->data_count);
+
+	if ((task->hdr->opcode & ISCSI_OPCODE_MASK) != ISCSI_OP_LOGIN)
+		return;
+	if (!iser_login_text_cap(task->data, &seg_len, iser_rx_data_max))
+		return;
+	hton24(task->hdr->dlength, seg_len);
+	task->data_count = iser_text_wire_len(seg_len);
+	set_bit(ISER_CONN_F_RX_CAPPED, &ic->flags);
+}
+
 static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
 {
 	struct iser_task *it = task->dd_data;
 	struct ib_device *ibdev = ic->dev->ib_dev;
 	int ret;
 
+	if (WARN_ON_ONCE(task->data_count > ISER_LOGIN_DLEN))
+		return -EINVAL;
+	/* before the headers are synced: it may change DataSegmentLength */
+	if (task->data_count)
+		iser_login_cap_rx(ic, task);
+
 	iser_hdr_encode(&it->hdrs.iser, NULL);
 	iser_prep_send(ic, it, iser_mgmt_done);
-
 	if (task->data_count) {
-		if (WARN_ON_ONCE(task->data_count > ISER_LOGIN_DLEN))
-			return -EINVAL;
 		ib_dma_sync_single_for_cpu(ibdev, ic->login_tx_dma,
 					   ISER_LOGIN_DLEN, DMA_TO_DEVICE);
 		memcpy(ic->login_tx, task->data, task->data_count);
