@@ -23,6 +23,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
+#include <linux/scatterlist.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
@@ -312,7 +313,13 @@ enum srp_target_state {
  * @ch_count:    channels in use
  * @queue_size:  send IUs per channel (can_queue + RSP + TMF slots)
  * @cmd_sg_cnt:  descriptors that fit in an SRP_CMD
- * @mr_per_cmd:  FR MRs one command may need
+ * @max_desc:    descriptors one command may need; above @cmd_sg_cnt only
+ *               with allow_ext_sg, the rest in an external table
+ *               (ext_table.c)
+ * @mr_per_cmd:  FR MRs one command may need (the table's own included)
+ * @sizing:      the host may still be resized to what the target accepts:
+ *               set from sizing until channel 0 has logged in
+ *               (srp_target_connect()), before the SCSI host is added
  * @max_it_iu_len: IT IU length we request at login
  * @sgid:        source GID of the connection
  * @dgid:        destination GID (IB CM) / GID resolved by RDMA/CM
@@ -338,7 +345,9 @@ struct srp_target {
 	unsigned int		ch_count;
 	unsigned int		queue_size;
 	unsigned int		cmd_sg_cnt;
+	unsigned int		max_desc;
 	unsigned int		mr_per_cmd;
+	bool			sizing;
 	u32			max_it_iu_len;
 
 	union ib_gid		sgid;
@@ -363,6 +372,9 @@ struct srp_target {
  * @regs:     FR registrations, @target->mr_per_cmd of them
  * @sg_count: DMA-mapped scatterlist entries
  * @inv_cqe:  completion entry of the LOCAL_INV work requests
+ * @ext_table: external descriptor table, @target->max_desc entries, or
+ *            NULL when every command fits in the SRP_CMD
+ * @ext_sg:   @ext_table as a DMA-mapped one-entry scatterlist
  */
 struct srp_request {
 	struct scsi_cmnd	*scmnd;
@@ -372,6 +384,8 @@ struct srp_request {
 	struct rdi_reg		*regs;
 	int			sg_count;
 	struct ib_cqe		inv_cqe;
+	struct srp_direct_desc	*ext_table;
+	struct scatterlist	ext_sg;
 };
 
 static inline struct srp_target *host_to_target(struct Scsi_Host *shost)
@@ -388,6 +402,7 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts);
 void srp_target_queue_remove(struct srp_target *target);
 void srp_target_remove_all(struct srp_host *host);
 void srp_target_start_recovery(struct srp_target *target);
+void srp_target_size_direct(struct srp_target *target);
 
 /* login.c */
 int srp_target_connect(struct srp_target *target);
@@ -418,6 +433,13 @@ int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		 unsigned int desc_off, struct ib_send_wr **reg_wrs);
 void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		    struct srp_request *req, bool posted);
+
+/* ext_table.c */
+int srp_ext_table_alloc(struct srp_target *target, struct srp_request *req);
+void srp_ext_table_free(struct srp_target *target, struct srp_request *req);
+int srp_ext_table_fill(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		       struct srp_request *req, struct srp_indirect_desc *ind,
+		       int count, struct ib_send_wr **reg_wrs);
 
 /* cmd.c */
 int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
