@@ -447,6 +447,7 @@ void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 struct srp_fail_ctx {
 	struct srp_target	*target;
+	struct srp_channel	*ch;
 	struct scsi_device	*sdev;
 	int			result;
 };
@@ -458,6 +459,7 @@ static bool srp_fail_one(struct scsi_cmnd *scmnd, void *data)
 	struct srp_channel *ch = req->ch;
 
 	if (!ch || ch->target != ctx->target ||
+	    (ctx->ch && ch != ctx->ch) ||
 	    (ctx->sdev && scmnd->device != ctx->sdev) ||
 	    !srp_claim_req(ch, req))
 		return true;
@@ -482,4 +484,18 @@ void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
 	};
 
 	scsi_host_busy_iter(target->shost, srp_fail_one, &ctx);
+}
+
+/**
+ * srp_fail_channel() - complete every command outstanding on one channel
+ * @ch:     the channel, down and drained
+ * @result: SCSI result for those commands
+ */
+void srp_fail_channel(struct srp_channel *ch, int result)
+{
+	struct srp_fail_ctx ctx = {
+		.target = ch->target, .ch = ch, .result = result,
+	};
+
+	scsi_host_busy_iter(ch->target->shost, srp_fail_one, &ctx);
 }

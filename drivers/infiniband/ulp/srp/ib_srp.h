@@ -326,7 +326,8 @@ enum srp_target_state {
  * @orig_dgid:   destination GID as given (before redirects)
  * @remove_work: removes the target (rport delete, device removal)
  * @tl_err_work: starts transport-layer recovery
- * @ch_retry_work: logs in channels a reconnect could not bring back
+ * @ch_retry_work: tears down channels that failed alone and logs in the
+ *               channels that are down (rport.c)
  * @tmo:         applies timeout changes to the running transport timers
  * @debugfs:     debugfs directory host<N> (stats.c)
  */
@@ -448,6 +449,7 @@ int srp_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
 int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
 void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
 			  int result);
+void srp_fail_channel(struct srp_channel *ch, int result);
 struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
 				struct srp_request *req);
 void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
@@ -472,6 +474,7 @@ void srp_debugfs_exit(void);
 extern struct srp_function_template srp_rport_ft;
 int srp_rport_attach(struct srp_target *target);
 void srp_schedule_ch_retry(struct srp_target *target);
+void srp_ch_failed(struct srp_channel *ch);
 void srp_ch_retry_work(struct work_struct *work);
 void srp_tmo_watch_work(struct work_struct *work);
 void srp_tmo_watch_start(struct srp_target *target);

@@ -181,7 +181,7 @@ void srp_cm_disconnected(struct srp_channel *ch)
 		return;
 	shost_printk(KERN_WARNING, ch->target->shost,
 		     "channel %u: disconnected by the target\n", ch->idx);
-	srp_target_start_recovery(ch->target);
+	srp_ch_failed(ch);
 }
 
 /**
