@@ -37,19 +37,24 @@
 int srp_ext_table_alloc(struct srp_target *target, struct srp_request *req)
 {
 	struct ib_device *dev = target->host->sdev->ib_dev;
-	size_t len = target->max_desc * sizeof(struct srp_direct_desc);
+	u32 len = target->max_desc * sizeof(struct srp_direct_desc);
+	u64 dma;
 
 	if (target->max_desc <= target->cmd_sg_cnt)
 		return 0;
 	req->ext_table = kzalloc(len, GFP_KERNEL);
 	if (!req->ext_table)
 		return -ENOMEM;
-	sg_init_one(&req->ext_sg, req->ext_table, len);
-	if (!ib_dma_map_sg(dev, &req->ext_sg, 1, DMA_TO_DEVICE)) {
+	dma = ib_dma_map_single(dev, req->ext_table, len, DMA_TO_DEVICE);
+	if (ib_dma_mapping_error(dev, dma)) {
 		kfree(req->ext_table);
 		req->ext_table = NULL;
 		return -ENOMEM;
 	}
+	/* For fast registration of the table (ib_map_mr_sg() reads these). */
+	sg_init_one(&req->ext_sg, req->ext_table, len);
+	sg_dma_address(&req->ext_sg) = dma;
+	sg_dma_len(&req->ext_sg) = len;
 	return 0;
 }
 
@@ -62,8 +67,9 @@ void srp_ext_table_free(struct srp_target *target, struct srp_request *req)
 {
 	if (!req->ext_table)
 		return;
-	ib_dma_unmap_sg(target->host->sdev->ib_dev, &req->ext_sg, 1,
-			DMA_TO_DEVICE);
+	ib_dma_unmap_single(target->host->sdev->ib_dev,
+			    sg_dma_address(&req->ext_sg),
+			    sg_dma_len(&req->ext_sg), DMA_TO_DEVICE);
 	kfree(req->ext_table);
 	req->ext_table = NULL;
 }
@@ -119,12 +125,13 @@ int srp_ext_table_fill(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	struct srp_direct_desc *table = req->ext_table;
 	unsigned int i, ndesc = req->nregs ? req->nregs : count;
 	u32 key = sdev->global_rkey;
-	u64 va = sg_dma_address(&req->ext_sg);
 	struct scatterlist *sg;
+	u64 va;
 	int ret;
 
 	if (!table || ndesc > target->max_desc)
 		return -EINVAL;
+	va = sg_dma_address(&req->ext_sg);
 
 	if (req->nregs) {
 		for (i = 0; i < ndesc; i++)

@@ -375,7 +375,8 @@ struct srp_target {
  * @inv_cqe:  completion entry of the LOCAL_INV work requests
  * @ext_table: external descriptor table, @target->max_desc entries, or
  *            NULL when every command fits in the SRP_CMD
- * @ext_sg:   @ext_table as a DMA-mapped one-entry scatterlist
+ * @ext_sg:   @ext_table as a one-entry scatterlist holding its DMA
+ *            mapping (ib_dma_map_single()), for its fast registration
  */
 struct srp_request {
 	struct scsi_cmnd	*scmnd;

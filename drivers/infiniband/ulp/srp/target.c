@@ -479,6 +479,8 @@ static void srp_remove_work(struct work_struct *work)
 	srp_debugfs_remove(target);
 	srp_target_disconnect(target);
 	cancel_work_sync(&target->tl_err_work);
+	/* A channel failure seen just before the removal may have queued it. */
+	cancel_delayed_work_sync(&target->ch_retry_work);
 	/* The rport is lost now: the watch does not queue itself again. */
 	cancel_delayed_work_sync(&target->tmo.work);
 	srp_target_free_channels(target);
