@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <time.h>
 #include <rdma/rdma_cma.h>
 
 #include "scsi.h"
@@ -207,12 +208,12 @@ static int poll_sends(struct conn *c, uint64_t wait_id)
 /* Room for one more send-queue work request (waits for completions). */
 static int sq_reserve(struct conn *c)
 {
-	int spins = 0;
+	time_t end = time(NULL) + 10;
 
 	while (c->sq_inflight >= SQ_DEPTH - 1) {
 		poll_sends(c, 0);
-		if (++spins > 10000000) {
-			say("ERROR conn=%d send queue stuck", c->n);
+		if (time(NULL) >= end) {
+			say("ERROR conn=%d send queue stuck for 10 s", c->n);
 			return -1;
 		}
 	}
@@ -339,7 +340,7 @@ static int rdma_read_table(struct conn *c, uint64_t va, uint32_t rkey,
 		.send_flags = IBV_SEND_SIGNALED,
 		.wr.rdma = { .remote_addr = va, .rkey = rkey },
 	};
-	long spins;
+	time_t end = time(NULL) + 10;
 	int ret;
 
 	ret = post_sq(c, &wr);
@@ -347,12 +348,13 @@ static int rdma_read_table(struct conn *c, uint64_t va, uint32_t rkey,
 		say("ERROR conn=%d post RDMA READ: %s", c->n, strerror(ret));
 		return -1;
 	}
-	for (spins = 0; spins < 100000000; spins++) {
+	while (time(NULL) < end) {
 		ret = poll_sends(c, id);
 		if (ret >= 0)
 			return ret == IBV_WC_SUCCESS ? 0 : -1;
 	}
-	say("ERROR conn=%d RDMA READ of the table never completed", c->n);
+	say("ERROR conn=%d RDMA READ of the table did not complete within 10 s",
+	    c->n);
 	return -1;
 }
 
@@ -970,8 +972,9 @@ static void on_cm_event(struct rdma_event_channel *ch)
 	}
 	rdma_ack_cm_event(ev);
 	if (copy.event == RDMA_CM_EVENT_CONNECT_REQUEST) {
+		/* already from our side: the initiator's responder resources */
 		on_connect_request(copy.id, req, req_len,
-				   copy.param.conn.responder_resources);
+				   copy.param.conn.initiator_depth);
 		return;
 	}
 	c = conn_find(copy.id);

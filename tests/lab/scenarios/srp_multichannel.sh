@@ -45,6 +45,7 @@ mc_both_carry() {
 MC_PID=
 mc_reads_start() {
 	: > $MC_ERR
+	rm -f $MC_ERR.count
 	(
 		end=$((SECONDS + $1)) n=0
 		while [ $SECONDS -lt $end ]; do
@@ -59,9 +60,10 @@ mc_reads_start() {
 	MC_PID=$!
 }
 
+# mc_reads_clean: the background reads (waited for by the caller: check
+# runs its command in a subshell) all succeeded with the rport running.
 mc_reads_clean() {
-	wait $MC_PID
-	lab_note "background: $(cat $MC_ERR.count 2>/dev/null)"
+	[ -s $MC_ERR.count ] || { echo "background reads did not finish"; return 1; }
 	[ ! -s $MC_ERR ] || { sort $MC_ERR | uniq -c | head; return 1; }
 }
 
@@ -89,6 +91,8 @@ if hostile_login disconnect -J 3; then
 	check "[one channel] its first login again is rejected" hostile_fake_saw '^LOGIN_REJ' 20
 	check "[one channel] the retry is accepted" hostile_fake_saw '^ACCEPT conn=3' 30
 	check "[one channel] kernel log: channel back" lab_wait 20 hostile_dmesg_has "channel [0-9] back"
+	wait $MC_PID
+	lab_note "background: $(cat $MC_ERR.count 2>/dev/null)"
 	check "[one channel] reads kept working, rport stayed running" mc_reads_clean
 	wait $trig
 	lab_note "trigger: sg_raw exit $? $(head -c 200 /tmp/sg_raw.out)"
