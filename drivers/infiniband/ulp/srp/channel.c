@@ -450,8 +450,9 @@ bool srp_ch_mark_down(struct srp_channel *ch)
  * @what: the kind of work request, for the log
  *
  * Logs the first failure of a connected channel, stops new commands on it
- * and starts its recovery (srp_ch_failed()). Flushes after a disconnect
- * are expected and silent.
+ * and starts its recovery (srp_ch_failed()), or the rport's when the
+ * transport gave up reaching the target. Flushes after a disconnect are
+ * expected and silent.
  */
 void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
 {
@@ -466,5 +467,13 @@ void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
 		     "channel %u: %s failed: %s (%d), vendor error %#x\n",
 		     ch->idx, what, ib_wc_status_msg(wc->status), wc->status,
 		     wc->vendor_err);
-	srp_ch_failed(ch);
+	/*
+	 * Transport retries exhausted: the target is unreachable over the
+	 * path every channel shares, so the others are as good as lost too
+	 * and the rport is recovered (and fails fast) at once.
+	 */
+	if (wc->status == IB_WC_RETRY_EXC_ERR)
+		srp_target_start_recovery(target);
+	else
+		srp_ch_failed(ch);
 }
