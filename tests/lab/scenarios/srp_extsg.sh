@@ -47,6 +47,14 @@ extsg_fake_clean() {
 # extsg_host_attr NAME: a SCSI host attribute of the fake target's host.
 extsg_host_attr() { cat /sys/class/scsi_host/host$HOSTILE_HOST/$1; }
 
+# extsg_big_requests: let requests grow to the host's max_sectors (sd caps
+# them at 1280 KiB when the LUN reports no transfer limits).
+extsg_big_requests() {
+	local q=/sys/block/$HOSTILE_DEV/queue
+	cat $q/max_hw_sectors_kb > $q/max_sectors_kb &&
+		lab_note "max_sectors_kb $(cat $q/max_sectors_kb)"
+}
+
 lab_net_up
 check "srp-fake-target is in the payload" hostile_have_fake || return 0
 
@@ -113,6 +121,7 @@ check "[$tag] ib_srp loads" lab_srp_load
 HOSTILE_EXTRA=cmd_sg_entries=1,allow_ext_sg=1,max_sect=16384
 if hostile_login ok -x; then
 	pass "[$tag] login"
+	check "[$tag] requests may grow to 8 MiB" extsg_big_requests
 	check "[$tag] 8 MiB O_DIRECT read matches the pattern" extsg_read 8M 1
 	check "[$tag] 4 MiB O_DIRECT reads match the pattern" extsg_read 4M 2
 	n=$(extsg_max_entries)
@@ -132,8 +141,9 @@ HOSTILE_EXTRA=cmd_sg_entries=12,max_sect=16384
 if hostile_login rsp-direct-only; then
 	pass "[$tag] login"
 	check "[$tag] kernel log says so" hostile_dmesg_has "direct data descriptors only: one descriptor per command"
-	check "[$tag] max_sectors fits one MR" \
-		test "$(cat /sys/block/$HOSTILE_DEV/queue/max_sectors_kb)" -lt 8192
+	check "[$tag] max_sectors fits one MR (2 MiB on rxe)" \
+		test "$(cat /sys/block/$HOSTILE_DEV/queue/max_hw_sectors_kb)" -le 2048
+	check "[$tag] requests may grow to max_sectors" extsg_big_requests
 	check "[$tag] 8 MiB O_DIRECT read matches the pattern" extsg_read 8M 1
 	check "[$tag] no indirect descriptor, overlong IU or error at the target" extsg_fake_clean
 	check "[$tag] logout" hostile_logout
