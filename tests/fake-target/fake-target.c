@@ -2,7 +2,8 @@
 /*
  * srp-fake-target: an SRP target over RDMA/CM that misbehaves on purpose.
  *
- *   srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] MODE
+ *   srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] [-x]
+ *                   [-I LEN] [-J N[,M...]] MODE
  *
  * It listens with rdma_cm on ADDR:PORT (default 0.0.0.0:5556). A login
  * request arrives as the private data of the CM REQ in the 56-byte RDMA/CM
@@ -31,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fcntl.h>
+#include <time.h>
 #include <rdma/rdma_cma.h>
 
 #include "scsi.h"
@@ -43,7 +45,10 @@
 #define NSEND		128
 #define SEND_SIZE	1024
 #define TI_IU_LEN	256		/* largest IU we announce we send */
-#define CQ_SIZE		(NRECV + 4 * NSEND)
+#define CQ_SIZE		NRECV
+#define SQ_DEPTH	4096		/* one command may RDMA WRITE this often */
+#define MAX_TABLE	2048		/* external table entries we fetch */
+#define TABLE_BYTES	(MAX_TABLE * DESC_LEN)
 
 enum mode {
 	/* login phase */
@@ -110,7 +115,9 @@ struct conn {
 	struct rdma_cm_id	*id;
 	struct ibv_pd		*pd;
 	struct ibv_comp_channel	*cc;
-	struct ibv_cq		*cq;
+	struct ibv_cq		*cq;		/* receives, with @cc */
+	struct ibv_cq		*scq;		/* sends, polled */
+	unsigned int		sq_inflight;	/* signaled sends not polled */
 	uint8_t			*mem;		/* recv, send, small data */
 	struct ibv_mr		*mr;
 	struct ibv_mr		*lun_mr;
@@ -125,6 +132,9 @@ static const char *mode_name;
 static uint32_t rej_reason;
 static int lie_op = 0xc0;
 static int lies_left = 1;
+static int serve_ext;		/* -x: fetch external descriptor tables */
+static uint32_t it_iu_cap = RECV_SIZE;	/* -I: max_it_iu_len announced */
+static char reject_logins[64];	/* -J: ",N,M," logins to reject */
 static int logins;
 static int conn_seq;
 static struct conn *conns[MAX_CONNS];
@@ -156,11 +166,73 @@ static uint8_t *data_buf(struct conn *c, unsigned int i)
 	       (size_t)i * SMALL_DATA_MAX;
 }
 
+/* Where an external descriptor table is fetched to. */
+static uint8_t *table_buf(struct conn *c)
+{
+	return data_buf(c, NSEND);
+}
+
 #define MEM_SIZE ((size_t)NRECV * RECV_SIZE + (size_t)NSEND * SEND_SIZE + \
-		  (size_t)NSEND * SMALL_DATA_MAX)
+		  (size_t)NSEND * SMALL_DATA_MAX + TABLE_BYTES)
 
 /* wr_id: kind in the high half, buffer index in the low half. */
-enum { WR_RECV = 1, WR_SEND, WR_WRITE };
+enum { WR_RECV = 1, WR_SEND, WR_WRITE, WR_READ };
+
+/*
+ * Every send-queue work request is signaled and completes on @c->scq, which
+ * is polled here: before posting (so the queue never overflows) and after
+ * each batch of receives. Returns the status of a completion with wr_id
+ * WAIT_ID if one was seen, -1 otherwise. Failures other than flushes are
+ * logged.
+ */
+static int poll_sends(struct conn *c, uint64_t wait_id)
+{
+	struct ibv_wc wc[16];
+	int n, i, ret = -1;
+
+	while ((n = ibv_poll_cq(c->scq, 16, wc)) > 0) {
+		for (i = 0; i < n; i++) {
+			c->sq_inflight--;
+			if (wc[i].wr_id == wait_id)
+				ret = wc[i].status;
+			if (wc[i].status != IBV_WC_SUCCESS &&
+			    wc[i].status != IBV_WC_WR_FLUSH_ERR)
+				say("WC_ERROR conn=%d kind=%u %s", c->n,
+				    (unsigned int)(wc[i].wr_id >> 32),
+				    ibv_wc_status_str(wc[i].status));
+		}
+	}
+	return ret;
+}
+
+/* Room for one more send-queue work request (waits for completions). */
+static int sq_reserve(struct conn *c)
+{
+	time_t end = time(NULL) + 10;
+
+	while (c->sq_inflight >= SQ_DEPTH - 1) {
+		poll_sends(c, 0);
+		if (time(NULL) >= end) {
+			say("ERROR conn=%d send queue stuck for 10 s", c->n);
+			return -1;
+		}
+	}
+	c->sq_inflight++;
+	return 0;
+}
+
+static int post_sq(struct conn *c, struct ibv_send_wr *wr)
+{
+	struct ibv_send_wr *bad;
+	int ret;
+
+	if (sq_reserve(c))
+		return ENOSPC;
+	ret = ibv_post_send(c->id->qp, wr, &bad);
+	if (ret)
+		c->sq_inflight--;
+	return ret;
+}
 
 static uint64_t wr_id(unsigned int kind, unsigned int i)
 {
@@ -205,10 +277,10 @@ static int post_send(struct conn *c, unsigned int slot, uint32_t len)
 		.num_sge = 1,
 		.opcode = IBV_WR_SEND,
 		.send_flags = IBV_SEND_SIGNALED,
-	}, *bad;
+	};
 	int ret;
 
-	ret = ibv_post_send(c->id->qp, &wr, &bad);
+	ret = post_sq(c, &wr);
 	if (ret)
 		say("ERROR conn=%d post send: %s", c->n, strerror(ret));
 	return ret;
@@ -238,13 +310,52 @@ static int rdma_write(struct conn *c, const uint8_t *src, uint32_t lkey,
 		.opcode = IBV_WR_RDMA_WRITE,
 		.send_flags = IBV_SEND_SIGNALED,
 		.wr.rdma = { .remote_addr = va, .rkey = rkey },
-	}, *bad;
+	};
 	int ret;
 
-	ret = ibv_post_send(c->id->qp, &wr, &bad);
+	ret = post_sq(c, &wr);
 	if (ret)
 		say("ERROR conn=%d post RDMA WRITE: %s", c->n, strerror(ret));
 	return ret;
+}
+
+/*
+ * Fetch LEN bytes of an external descriptor table at VA/RKEY into
+ * table_buf() with RDMA READ, and wait for it. Returns 0 on success.
+ */
+static int rdma_read_table(struct conn *c, uint64_t va, uint32_t rkey,
+			   uint32_t len)
+{
+	uint64_t id = wr_id(WR_READ, 0);
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)table_buf(c),
+		.length = len,
+		.lkey = c->mr->lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = IBV_WR_RDMA_READ,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = va, .rkey = rkey },
+	};
+	time_t end = time(NULL) + 10;
+	int ret;
+
+	ret = post_sq(c, &wr);
+	if (ret) {
+		say("ERROR conn=%d post RDMA READ: %s", c->n, strerror(ret));
+		return -1;
+	}
+	while (time(NULL) < end) {
+		ret = poll_sends(c, id);
+		if (ret >= 0)
+			return ret == IBV_WC_SUCCESS ? 0 : -1;
+	}
+	say("ERROR conn=%d RDMA READ of the table did not complete within 10 s",
+	    c->n);
+	return -1;
 }
 
 static void conn_free(struct conn *c)
@@ -262,6 +373,8 @@ static void conn_free(struct conn *c)
 		ibv_dereg_mr(c->mr);
 	if (c->cq)
 		ibv_destroy_cq(c->cq);
+	if (c->scq)
+		ibv_destroy_cq(c->scq);
 	if (c->cc)
 		ibv_destroy_comp_channel(c->cc);
 	if (c->pd)
@@ -304,18 +417,19 @@ static struct conn *conn_new(struct rdma_cm_id *id)
 	c->pd = ibv_alloc_pd(id->verbs);
 	c->cc = c->pd ? ibv_create_comp_channel(id->verbs) : NULL;
 	c->cq = c->cc ? ibv_create_cq(id->verbs, CQ_SIZE, c, c->cc, 0) : NULL;
+	c->scq = c->cq ? ibv_create_cq(id->verbs, SQ_DEPTH, c, NULL, 0) : NULL;
 	c->mem = calloc(1, MEM_SIZE);
-	if (!c->cq || !c->mem)
+	if (!c->scq || !c->mem)
 		goto err;
 	c->mr = ibv_reg_mr(c->pd, c->mem, MEM_SIZE, IBV_ACCESS_LOCAL_WRITE);
 	c->lun_mr = ibv_reg_mr(c->pd, lun_data, LUN_BYTES, 0);
 	if (!c->mr || !c->lun_mr)
 		goto err;
 	fcntl(c->cc->fd, F_SETFL, fcntl(c->cc->fd, F_GETFL) | O_NONBLOCK);
-	qa.send_cq = c->cq;
+	qa.send_cq = c->scq;
 	qa.recv_cq = c->cq;
 	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = 2 * NSEND;
+	qa.cap.max_send_wr = SQ_DEPTH;
 	qa.cap.max_recv_wr = NRECV;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
@@ -401,12 +515,13 @@ static void build_login_rsp(uint8_t *rsp, const uint8_t *req,
  * destroyed once its events are), so the private data comes as a copy.
  */
 static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
-			       unsigned int req_len)
+			       unsigned int req_len, uint8_t rd_depth)
 {
 	struct rdma_conn_param cp = {};
 	uint8_t rsp[LRSP_LEN];
 	uint32_t it_iu_len;
 	struct conn *c;
+	char nstr[16];
 
 	if (req_len < LREQ_LEN || req[LREQ_OPCODE] != IU_LOGIN_REQ) {
 		say("ERROR connect request without an SRP_LOGIN_REQ (%u bytes)",
@@ -420,6 +535,12 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 	say("LOGIN_REQ n=%d it_iu_len=%u buf_fmt=%#x flags=%#x imm_off=%u",
 	    logins, it_iu_len, get_be16(req + LREQ_BUF_FMT), req[LREQ_FLAGS],
 	    get_be16(req + LREQ_IMM_OFF));
+
+	snprintf(nstr, sizeof(nstr), ",%d,", logins);
+	if (strstr(reject_logins, nstr)) {
+		reject(id, req, 0x00010001);	/* insufficient resources */
+		return;
+	}
 
 	switch (mode) {
 	case M_REJ:
@@ -446,7 +567,7 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 	c = conn_new(id);
 	if (!c)
 		return;
-	c->max_it_iu_len = it_iu_len < RECV_SIZE ? it_iu_len : RECV_SIZE;
+	c->max_it_iu_len = it_iu_len < it_iu_cap ? it_iu_len : it_iu_cap;
 	build_login_rsp(rsp, req, c->max_it_iu_len);
 	c->max_it_iu_len = get_be32(rsp + LRSP_MAX_IT);
 	c->buf_fmt = get_be16(rsp + LRSP_BUF_FMT);
@@ -455,6 +576,8 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 		cp.private_data_len = sizeof(rsp);
 	}
 	cp.rnr_retry_count = 7;
+	/* RDMA READs of external tables, as many as the initiator offers */
+	cp.initiator_depth = rd_depth;
 	say("ACCEPT conn=%d req_lim=%u max_it_iu_len=%u max_ti_iu_len=%u",
 	    c->n, get_be32(rsp + LRSP_REQ_LIM), get_be32(rsp + LRSP_MAX_IT),
 	    get_be32(rsp + LRSP_MAX_TI));
@@ -491,6 +614,56 @@ static uint32_t rsp_len(const uint8_t *iu)
 }
 
 /*
+ * The descriptors of an indirect data-in descriptor at OFF. SRP r16a 5.5.2:
+ * the table descriptor names the whole table in initiator memory, the IU
+ * carries the DATA-IN DESCRIPTOR COUNT first entries of it. When that is
+ * less than the table, the table is external: with -x it is fetched with
+ * RDMA READ, otherwise refused (as ib_srpt does). Returns 0 with *D, *N and
+ * *WANT set, or -1.
+ */
+static int indirect_in(struct conn *c, const uint8_t *iu, uint32_t len,
+		       uint32_t off, const uint8_t **d, uint32_t *n,
+		       uint32_t *want)
+{
+	const uint8_t *h = iu + off;
+	unsigned long long tag = get_be64(iu + CMD_TAG);
+	uint32_t in_iu = iu[CMD_DIN_CNT], tlen;
+
+	if (off + IDESC_HDR_LEN + in_iu * DESC_LEN > len)
+		return -1;
+	tlen = get_be32(h + 12);
+	if (tlen % DESC_LEN || tlen < in_iu * DESC_LEN) {
+		say("ERROR conn=%d tag=%#llx table length %u for %u descriptors in the IU",
+		    c->n, tag, tlen, in_iu);
+		return -1;
+	}
+	*n = tlen / DESC_LEN;
+	*want = get_be32(h + 16);
+	*d = h + IDESC_HDR_LEN;
+	if (*n == in_iu)
+		return 0;
+	if (!serve_ext || *n > MAX_TABLE) {
+		say("EXT_TABLE_REFUSED conn=%d tag=%#llx entries=%u in_iu=%u",
+		    c->n, tag, *n, in_iu);
+		return -1;
+	}
+	if (rdma_read_table(c, get_be64(h), get_be32(h + 8), tlen)) {
+		say("ERROR conn=%d tag=%#llx RDMA READ of a %u-byte table failed",
+		    c->n, tag, tlen);
+		return -1;
+	}
+	if (memcmp(table_buf(c), *d, in_iu * DESC_LEN)) {
+		say("EXT_TABLE_MISMATCH conn=%d tag=%#llx: the IU's partial table differs from the fetched one",
+		    c->n, tag);
+		return -1;
+	}
+	say("EXT_TABLE conn=%d tag=%#llx entries=%u in_iu=%u bytes=%u", c->n,
+	    tag, *n, in_iu, *want);
+	*d = table_buf(c);
+	return 0;
+}
+
+/*
  * Write the data-in bytes to the initiator's buffer; returns how many bytes
  * its descriptors asked for in *want, or -1 if they cannot be used.
  */
@@ -517,12 +690,8 @@ static int data_in(struct conn *c, const uint8_t *iu, uint32_t len,
 			return -1;
 		*want = get_be32(d + 12);
 	} else if (fmt_in == DESC_INDIRECT) {
-		n = iu[CMD_DIN_CNT];
-		if (off + IDESC_HDR_LEN + n * DESC_LEN > len ||
-		    get_be32(iu + off + 12) != n * DESC_LEN)
-			return -1;	/* table not all in the IU */
-		*want = get_be32(iu + off + 16);
-		d = iu + off + IDESC_HDR_LEN;
+		if (indirect_in(c, iu, len, off, &d, &n, want))
+			return -1;
 	} else {
 		return -1;
 	}
@@ -777,6 +946,7 @@ static void poll_cq(struct conn *c)
 				say("ERROR conn=%d repost recv", c->n);
 		}
 	}
+	poll_sends(c, 0);
 }
 
 /* ---- CM events ---- */
@@ -802,7 +972,9 @@ static void on_cm_event(struct rdma_event_channel *ch)
 	}
 	rdma_ack_cm_event(ev);
 	if (copy.event == RDMA_CM_EVENT_CONNECT_REQUEST) {
-		on_connect_request(copy.id, req, req_len);
+		/* already from our side: the initiator's responder resources */
+		on_connect_request(copy.id, req, req_len,
+				   copy.param.conn.initiator_depth);
 		return;
 	}
 	c = conn_find(copy.id);
@@ -831,12 +1003,17 @@ static void usage(void)
 	unsigned int i;
 
 	fprintf(stderr,
-		"usage: srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] MODE\n"
+		"usage: srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] [-x] [-I LEN] [-J N[,M]] MODE\n"
 		"  -a ADDR    listen address (default 0.0.0.0)\n"
 		"  -p PORT    RDMA/CM port (default 5556)\n"
 		"  -o OPCODE  CDB opcode whose answer lies (default 0xc0; any: every one)\n"
 		"  -n COUNT   lie to the first COUNT such commands, -1 all (default 1)\n"
-		"modes:\n");
+		"  -x         serve external descriptor tables (RDMA READ them);\n"
+		"             without it they are refused, as ib_srpt does\n"
+		"  -I LEN     announce at most LEN as max_it_iu_len (default %u)\n"
+		"  -J N[,M]   reject the logins numbered N, M, ... (insufficient\n"
+		"             resources), counting every LOGIN_REQ from 1\n"
+		"modes:\n", RECV_SIZE);
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		fprintf(stderr, "  %-15s %s\n", modes[i].name, modes[i].help);
 	exit(2);
@@ -861,8 +1038,20 @@ int main(int argc, char **argv)
 	int opt, n, found = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
 
-	while ((opt = getopt(argc, argv, "a:p:o:n:h")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:o:n:xI:J:h")) != -1) {
 		switch (opt) {
+		case 'x':
+			serve_ext = 1;
+			break;
+		case 'I':
+			it_iu_cap = strtoul(optarg, NULL, 0);
+			if (!it_iu_cap || it_iu_cap > RECV_SIZE)
+				usage();
+			break;
+		case 'J':
+			snprintf(reject_logins, sizeof(reject_logins), ",%s,",
+				 optarg);
+			break;
 		case 'a':
 			addr = optarg;
 			break;

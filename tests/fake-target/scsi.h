@@ -11,7 +11,7 @@
 #include <stddef.h>
 
 #define LUN_BLOCK	512
-#define LUN_BLOCKS	2048
+#define LUN_BLOCKS	16384
 #define LUN_BYTES	(LUN_BLOCK * LUN_BLOCKS)
 #define SENSE_LEN	18
 #define SMALL_DATA_MAX	512

@@ -223,52 +223,56 @@ RDI_TEST(login_rsp_check)
 	struct srp_login_result r;
 
 	login_result(&r, 8260, 4096, both);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_OK);
 
 	/* rsp-ti-huge: nothing is allocated from 0x7fffffff */
 	login_result(&r, 8260, 0x7fffffff, both);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_TI_TOO_LARGE);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_TI_TOO_LARGE);
 	login_result(&r, 8260, SRP_MAX_TI_IU_LEN, both);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_OK);
 	login_result(&r, 8260, SRP_MAX_TI_IU_LEN + 1, both);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_TI_TOO_LARGE);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_TI_TOO_LARGE);
 	/* a target mirroring a large requested IT IU length is fine */
 	login_result(&r, 200000, 200000, both);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 200000), SRP_LOGIN_OK);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 100000), SRP_LOGIN_TI_TOO_LARGE);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 200000), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 100000), SRP_LOGIN_TI_TOO_LARGE);
 
 	/* rsp-buffmt0, and reserved bits alone count as nothing */
 	login_result(&r, 8260, 4096, 0);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_NO_DESC_FMT);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_NO_DESC_FMT);
 	login_result(&r, 8260, 4096, 0xfff9);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_NO_DESC_FMT);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_NO_DESC_FMT);
 
 	/* direct only: usable when every command has one descriptor */
 	login_result(&r, 8260, 4096, SRP_BUF_FMT_DIRECT);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_DIRECT_ONLY);
-	EXPECT_EQ(srp_check_login_rsp(&r, 1, 8260), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_DIRECT_ONLY);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 1, 8260), SRP_LOGIN_OK);
+	/* one descriptor in the IU, but an external table behind it */
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 64, 8260), SRP_LOGIN_DIRECT_ONLY);
+	/* room for 12 in the IU, but every command maps into one MR */
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 1, 8260), SRP_LOGIN_OK);
 	/* indirect only: always usable if the table fits */
 	login_result(&r, 8260, 4096, SRP_BUF_FMT_INDIRECT);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_OK);
-	EXPECT_EQ(srp_check_login_rsp(&r, 1, 8260), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 1, 8260), SRP_LOGIN_OK);
 
 	/* rsp-it-small: an SRP_CMD fits, its descriptor does not */
 	login_result(&r, 52, 256, both);
-	EXPECT_EQ(srp_check_login_rsp(&r, 1, 8260), SRP_LOGIN_IT_TOO_SMALL);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 1, 8260), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_IT_TOO_SMALL);
 	login_result(&r, 64, 256, both);
-	EXPECT_EQ(srp_check_login_rsp(&r, 1, 8260), SRP_LOGIN_OK);
-	EXPECT_EQ(srp_check_login_rsp(&r, 2, 8260), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 1, 8260), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 2, 2, 8260), SRP_LOGIN_IT_TOO_SMALL);
 	login_result(&r, 83, 256, SRP_BUF_FMT_INDIRECT);
-	EXPECT_EQ(srp_check_login_rsp(&r, 1, 8260), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 1, 8260), SRP_LOGIN_IT_TOO_SMALL);
 	login_result(&r, 259, 256, both);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_IT_TOO_SMALL);
 	login_result(&r, 260, 256, both);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 8260), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 8260), SRP_LOGIN_OK);
 	/* our own request (max_it_iu_size=200) is too small for 12 */
 	login_result(&r, 8260, 256, both);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 200), SRP_LOGIN_IT_TOO_SMALL);
-	EXPECT_EQ(srp_check_login_rsp(&r, 12, 260), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 200), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 260), SRP_LOGIN_OK);
 }
 
 RDI_TEST(credit_update)
@@ -472,6 +476,78 @@ RDI_TEST(descriptors)
 	EXPECT_MEM(u.b, want_ind, 20);
 	srp_set_imm(&imm, 8192);
 	EXPECT_MEM(&imm, want_imm, 4);
+}
+
+/*
+ * SRP r16a 5.5.2 and 6.8: an SRP_CMD whose data-in buffer needs 5 direct
+ * descriptors with room for 2 in the IU. The indirect descriptor at byte 48
+ * names the whole 80-byte table in initiator memory, the IU carries its
+ * first 2 entries (a partial table) and DATA-IN DESCRIPTOR COUNT (byte 7)
+ * says 2.
+ */
+RDI_TEST(indirect_external_table)
+{
+	static const u8 want[48 + 20 + 2 * 16] = {
+		[0] = 0x02,				/*  0 SRP_CMD */
+		[5] = 0x02,				/*  5 data-in fmt indirect */
+		[6] = 0x00, [7] = 0x02,			/*  6 out cnt, 7 in cnt */
+		[48] = 0, 0, 0, 0, 0xaa, 0xbb, 0xc0, 0x00,	/* 48 table VA */
+		[56] = 0, 0, 0x43, 0x21,		/* 56 table R_Key */
+		[60] = 0, 0, 0, 0x50,			/* 60 table len: 5 * 16 */
+		[64] = 0, 0, 0x50, 0,			/* 64 total: 5 * 4096 */
+		[68] = 0, 0, 0, 0, 0, 0x10, 0, 0,	/* 68 desc 0 VA */
+		[76] = 0, 0, 0, 0x07,			/* 76 desc 0 key */
+		[80] = 0, 0, 0x10, 0,			/* 80 desc 0 len */
+		[84] = 0, 0, 0, 0, 0, 0x11, 0, 0,	/* 84 desc 1 VA */
+		[92] = 0, 0, 0, 0x07,			/* 92 desc 1 key */
+		[96] = 0, 0, 0x10, 0,			/* 96 desc 1 len */
+	};
+	struct srp_direct_desc table[5];
+	u8 iu[sizeof(want) + 16];
+	struct srp_iu_cmd *cmd = (struct srp_iu_cmd *)iu;
+	struct srp_indirect_desc *ind = (void *)(iu + 48);
+	unsigned int i;
+
+	memset(iu, 0xee, sizeof(iu));
+	memset(iu, 0, 48);
+	cmd->opcode = SRP_IU_CMD;
+	cmd->buf_fmt = SRP_DESC_INDIRECT;
+	for (i = 0; i < 5; i++)
+		srp_set_direct(&table[i], 0x100000 + i * 0x10000, 7, 4096);
+	cmd->data_in_desc_cnt = srp_build_indirect(ind, table, 5, 2,
+						   0xaabbc000, 0x4321, 5 * 4096);
+	EXPECT_EQ(cmd->data_in_desc_cnt, 2);
+	EXPECT_MEM(iu, want, sizeof(want));
+	/* nothing written past the partial table */
+	for (i = sizeof(want); i < sizeof(iu); i++)
+		EXPECT_EQ(iu[i], 0xee);
+}
+
+/* All descriptors in the IU: the table descriptor points at the IU's copy. */
+RDI_TEST(indirect_table_in_iu)
+{
+	static const u8 want[20 + 2 * 16] = {
+		0, 0, 0, 0, 0x12, 0x34, 0x50, 0x14,	/*  0 table VA: IU + 20 */
+		0, 0, 0, 0,				/*  8 no key needed */
+		0, 0, 0, 0x20,				/* 12 table len: 2 * 16 */
+		0, 0, 0x30, 0,				/* 16 total */
+		0, 0, 0, 0, 0, 0, 0x20, 0,		/* 20 desc 0 */
+		0, 0, 0, 0x09, 0, 0, 0x20, 0,
+		0, 0, 0, 0, 0, 0, 0x40, 0,		/* 36 desc 1 */
+		0, 0, 0, 0x09, 0, 0, 0x10, 0,
+	};
+	struct srp_direct_desc table[2];
+	union {
+		struct srp_indirect_desc ind;
+		u8 b[sizeof(want)];
+	} u;
+
+	memset(&u, 0xee, sizeof(u));
+	srp_set_direct(&table[0], 0x2000, 9, 0x2000);
+	srp_set_direct(&table[1], 0x4000, 9, 0x1000);
+	EXPECT_EQ(srp_build_indirect(&u.ind, table, 2, 12, 0x12345014, 0,
+				     0x3000), 2);
+	EXPECT_MEM(u.b, want, sizeof(want));
 }
 
 /* SRP_RSP with 4 bytes response data and 18 bytes sense */

@@ -114,7 +114,7 @@ static void srp_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * Asynchronous QP errors: the QP is in the error state and its posted work
  * requests flush, but a channel with nothing but receives posted would
  * otherwise only learn it from those flushes; say what happened and start
- * the recovery of the whole rport right away.
+ * recovery right away (srp_ch_failed()).
  *
  * Context: the device's event handler, possibly interrupt context.
  */
@@ -135,7 +135,7 @@ static void srp_qp_event(struct ib_event *ev, void *ctx)
 	rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
 	shost_printk(KERN_ERR, ch->target->shost, "channel %u: %s\n",
 		     ch->idx, ib_event_msg(ev->event));
-	srp_target_start_recovery(ch->target);
+	srp_ch_failed(ch);
 }
 
 /**
@@ -385,7 +385,7 @@ void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu)
 	shost_printk(KERN_ERR, target->shost,
 		     "channel %u: %s request limit delta %d on %d credits leaves the credit count negative; reconnecting\n",
 		     ch->idx, iu, delta, old);
-	srp_target_start_recovery(target);
+	srp_ch_failed(ch);
 }
 
 /**
@@ -450,7 +450,8 @@ bool srp_ch_mark_down(struct srp_channel *ch)
  * @what: the kind of work request, for the log
  *
  * Logs the first failure of a connected channel, stops new commands on it
- * and starts transport-layer recovery. Flushes after a disconnect are
+ * and starts its recovery (srp_ch_failed()), or the rport's when the
+ * transport gave up reaching the target. Flushes after a disconnect are
  * expected and silent.
  */
 void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
@@ -466,5 +467,13 @@ void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
 		     "channel %u: %s failed: %s (%d), vendor error %#x\n",
 		     ch->idx, what, ib_wc_status_msg(wc->status), wc->status,
 		     wc->vendor_err);
-	srp_target_start_recovery(target);
+	/*
+	 * Transport retries exhausted: the target is unreachable over the
+	 * path every channel shares, so the others are as good as lost too
+	 * and the rport is recovered (and fails fast) at once.
+	 */
+	if (wc->status == IB_WC_RETRY_EXC_ERR)
+		srp_target_start_recovery(target);
+	else
+		srp_ch_failed(ch);
 }

@@ -32,7 +32,8 @@ static void srp_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
- * srp_init_cmd_priv() - allocate the per-command registration slots
+ * srp_init_cmd_priv() - allocate the per-command registration slots and
+ *                       external descriptor table
  * @shost: SCSI host
  * @scmnd: command whose private data to set up
  *
@@ -44,11 +45,18 @@ int srp_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 	struct srp_request *req = scsi_cmd_priv(scmnd);
 
 	req->inv_cqe.done = srp_inv_done;
-	if (!target->mr_per_cmd)
-		return 0;
-	req->regs = kcalloc(target->mr_per_cmd, sizeof(*req->regs),
-			    GFP_KERNEL);
-	return req->regs ? 0 : -ENOMEM;
+	if (target->mr_per_cmd) {
+		req->regs = kcalloc(target->mr_per_cmd, sizeof(*req->regs),
+				    GFP_KERNEL);
+		if (!req->regs)
+			return -ENOMEM;
+	}
+	if (srp_ext_table_alloc(target, req)) {
+		kfree(req->regs);
+		req->regs = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /**
@@ -62,6 +70,7 @@ int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 {
 	struct srp_request *req = scsi_cmd_priv(scmnd);
 
+	srp_ext_table_free(host_to_target(shost), req);
 	kfree(req->regs);
 	req->regs = NULL;
 	return 0;
@@ -438,6 +447,7 @@ void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 
 struct srp_fail_ctx {
 	struct srp_target	*target;
+	struct srp_channel	*ch;
 	struct scsi_device	*sdev;
 	int			result;
 };
@@ -449,6 +459,7 @@ static bool srp_fail_one(struct scsi_cmnd *scmnd, void *data)
 	struct srp_channel *ch = req->ch;
 
 	if (!ch || ch->target != ctx->target ||
+	    (ctx->ch && ch != ctx->ch) ||
 	    (ctx->sdev && scmnd->device != ctx->sdev) ||
 	    !srp_claim_req(ch, req))
 		return true;
@@ -473,4 +484,18 @@ void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
 	};
 
 	scsi_host_busy_iter(target->shost, srp_fail_one, &ctx);
+}
+
+/**
+ * srp_fail_channel() - complete every command outstanding on one channel
+ * @ch:     the channel, down and drained
+ * @result: SCSI result for those commands
+ */
+void srp_fail_channel(struct srp_channel *ch, int result)
+{
+	struct srp_fail_ctx ctx = {
+		.target = ch->target, .ch = ch, .result = result,
+	};
+
+	scsi_host_busy_iter(ch->target->shost, srp_fail_one, &ctx);
 }

@@ -19,12 +19,15 @@
  * does not fit in immediate data is registered.
  *
  * The host's limits (target.c) guarantee that every request fits in
- * @cmd_sg_cnt descriptors, so the descriptor table always lives inside the
- * SRP_CMD. Only formats the target announced in SRP_LOGIN_RSP are used
- * (@ch->buf_fmt): one descriptor goes out direct, or as a one-entry
- * indirect table to a target that takes only indirect ones; login refuses
- * a direct-only target unless @cmd_sg_cnt is 1 and any IT IU length that
- * cannot hold @cmd_sg_cnt descriptors (srp_check_login_rsp()).
+ * @max_desc descriptors. Up to @cmd_sg_cnt of them the table lives inside
+ * the SRP_CMD; beyond (allow_ext_sg only) the IU holds the first ones and
+ * the target reads the rest from an external table (ext_table.c). Only
+ * formats the target announced in SRP_LOGIN_RSP are used (@ch->buf_fmt):
+ * one descriptor goes out direct, or as a one-entry indirect table to a
+ * target that takes only indirect ones. A direct-only target gets a host
+ * sized for one descriptor per command (srp_target_size_direct()); login
+ * refuses any IT IU length that cannot hold @cmd_sg_cnt descriptors
+ * (srp_check_login_rsp()).
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -117,7 +120,8 @@ static int srp_map_fr(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 
 static int srp_write_descs(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 			   struct srp_request *req, struct srp_iu_cmd *cmd,
-			   unsigned int desc_off, int count)
+			   unsigned int desc_off, int count,
+			   struct ib_send_wr **reg_wrs)
 {
 	enum dma_data_direction dir = scmnd->sc_data_direction;
 	u32 rkey = ch->target->host->sdev->global_rkey;
@@ -125,6 +129,7 @@ static int srp_write_descs(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	struct srp_indirect_desc *ind = desc;
 	struct scatterlist *sg;
 	unsigned int i, ndesc = req->nregs ? req->nregs : count;
+	int ret;
 
 	if (ndesc == 1 && ch->buf_fmt & SRP_BUF_FMT_DIRECT) {
 		if (req->nregs)
@@ -138,8 +143,14 @@ static int srp_write_descs(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		return desc_off + sizeof(struct srp_direct_desc);
 	}
 
-	if (ndesc > ch->target->cmd_sg_cnt)
-		return -EINVAL;
+	if (ndesc > ch->target->cmd_sg_cnt) {
+		ret = srp_ext_table_fill(ch, scmnd, req, ind, count, reg_wrs);
+		if (ret < 0)
+			return ret;
+		srp_set_fmt(cmd, dir, SRP_DESC_INDIRECT, ret);
+		return desc_off + sizeof(*ind) +
+		       ret * sizeof(struct srp_direct_desc);
+	}
 	if (req->nregs) {
 		for (i = 0; i < ndesc; i++)
 			srp_set_direct(&ind->list[i], req->regs[i].mr->iova,
@@ -211,7 +222,7 @@ int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		goto err_unmap;
 	}
 
-	ret = srp_write_descs(ch, scmnd, req, cmd, desc_off, count);
+	ret = srp_write_descs(ch, scmnd, req, cmd, desc_off, count, reg_wrs);
 	if (ret < 0)
 		goto err_unmap;
 	return ret;

@@ -23,6 +23,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
+#include <linux/scatterlist.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
@@ -312,14 +313,21 @@ enum srp_target_state {
  * @ch_count:    channels in use
  * @queue_size:  send IUs per channel (can_queue + RSP + TMF slots)
  * @cmd_sg_cnt:  descriptors that fit in an SRP_CMD
- * @mr_per_cmd:  FR MRs one command may need
+ * @max_desc:    descriptors one command may need; above @cmd_sg_cnt only
+ *               with allow_ext_sg, the rest in an external table
+ *               (ext_table.c)
+ * @mr_per_cmd:  FR MRs one command may need (the table's own included)
+ * @sizing:      the host may still be resized to what the target accepts:
+ *               set from sizing until channel 0 has logged in
+ *               (srp_target_connect()), before the SCSI host is added
  * @max_it_iu_len: IT IU length we request at login
  * @sgid:        source GID of the connection
  * @dgid:        destination GID (IB CM) / GID resolved by RDMA/CM
  * @orig_dgid:   destination GID as given (before redirects)
  * @remove_work: removes the target (rport delete, device removal)
  * @tl_err_work: starts transport-layer recovery
- * @ch_retry_work: logs in channels a reconnect could not bring back
+ * @ch_retry_work: tears down channels that failed alone and logs in the
+ *               channels that are down (rport.c)
  * @tmo:         applies timeout changes to the running transport timers
  * @debugfs:     debugfs directory host<N> (stats.c)
  */
@@ -338,7 +346,9 @@ struct srp_target {
 	unsigned int		ch_count;
 	unsigned int		queue_size;
 	unsigned int		cmd_sg_cnt;
+	unsigned int		max_desc;
 	unsigned int		mr_per_cmd;
+	bool			sizing;
 	u32			max_it_iu_len;
 
 	union ib_gid		sgid;
@@ -363,6 +373,10 @@ struct srp_target {
  * @regs:     FR registrations, @target->mr_per_cmd of them
  * @sg_count: DMA-mapped scatterlist entries
  * @inv_cqe:  completion entry of the LOCAL_INV work requests
+ * @ext_table: external descriptor table, @target->max_desc entries, or
+ *            NULL when every command fits in the SRP_CMD
+ * @ext_sg:   @ext_table as a one-entry scatterlist holding its DMA
+ *            mapping (ib_dma_map_single()), for its fast registration
  */
 struct srp_request {
 	struct scsi_cmnd	*scmnd;
@@ -372,6 +386,8 @@ struct srp_request {
 	struct rdi_reg		*regs;
 	int			sg_count;
 	struct ib_cqe		inv_cqe;
+	struct srp_direct_desc	*ext_table;
+	struct scatterlist	ext_sg;
 };
 
 static inline struct srp_target *host_to_target(struct Scsi_Host *shost)
@@ -388,6 +404,7 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts);
 void srp_target_queue_remove(struct srp_target *target);
 void srp_target_remove_all(struct srp_host *host);
 void srp_target_start_recovery(struct srp_target *target);
+void srp_target_size_direct(struct srp_target *target);
 
 /* login.c */
 int srp_target_connect(struct srp_target *target);
@@ -419,6 +436,13 @@ int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		    struct srp_request *req, bool posted);
 
+/* ext_table.c */
+int srp_ext_table_alloc(struct srp_target *target, struct srp_request *req);
+void srp_ext_table_free(struct srp_target *target, struct srp_request *req);
+int srp_ext_table_fill(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		       struct srp_request *req, struct srp_indirect_desc *ind,
+		       int count, struct ib_send_wr **reg_wrs);
+
 /* cmd.c */
 int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
 void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -426,6 +450,7 @@ int srp_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
 int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
 void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
 			  int result);
+void srp_fail_channel(struct srp_channel *ch, int result);
 struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
 				struct srp_request *req);
 void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
@@ -450,6 +475,7 @@ void srp_debugfs_exit(void);
 extern struct srp_function_template srp_rport_ft;
 int srp_rport_attach(struct srp_target *target);
 void srp_schedule_ch_retry(struct srp_target *target);
+void srp_ch_failed(struct srp_channel *ch);
 void srp_ch_retry_work(struct work_struct *work);
 void srp_tmo_watch_work(struct work_struct *work);
 void srp_tmo_watch_start(struct srp_target *target);

@@ -91,8 +91,8 @@ static void srp_log_login_fault(struct srp_channel *ch,
 		break;
 	case SRP_LOGIN_DIRECT_ONLY:
 		shost_printk(KERN_ERR, shost,
-			     "channel %u: SRP_LOGIN_RSP supports only direct data descriptors (buf_fmt %#06x) but a command may need %u; log in with cmd_sg_entries=1\n",
-			     ch->idx, rsp->buf_fmt, target->cmd_sg_cnt);
+			     "channel %u: SRP_LOGIN_RSP supports only direct data descriptors (buf_fmt %#06x) but the host was sized at login for commands of up to %u descriptors\n",
+			     ch->idx, rsp->buf_fmt, target->max_desc);
 		break;
 	case SRP_LOGIN_IT_TOO_SMALL:
 		shost_printk(KERN_ERR, shost,
@@ -121,6 +121,7 @@ static void srp_log_login_fault(struct srp_channel *ch,
 void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len)
 {
 	struct srp_login_result *rsp = &ch->login_rsp;
+	struct srp_target *target = ch->target;
 	enum srp_login_fault fault;
 
 	if (srp_parse_login_rsp(data, len, rsp)) {
@@ -130,7 +131,9 @@ void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len)
 		ch->status = -EPROTO;
 		return;
 	}
-	fault = srp_check_login_rsp(rsp, ch->target->cmd_sg_cnt,
+	/* While sizing, a direct-only target resizes the host instead. */
+	fault = srp_check_login_rsp(rsp, target->cmd_sg_cnt,
+				    target->sizing ? 1 : target->max_desc,
 				    ch->max_it_iu_len);
 	if (fault) {
 		srp_log_login_fault(ch, rsp, fault);
@@ -178,7 +181,7 @@ void srp_cm_disconnected(struct srp_channel *ch)
 		return;
 	shost_printk(KERN_WARNING, ch->target->shost,
 		     "channel %u: disconnected by the target\n", ch->idx);
-	srp_target_start_recovery(ch->target);
+	srp_ch_failed(ch);
 }
 
 /**
@@ -386,7 +389,10 @@ static int srp_ch_init(struct srp_target *target, unsigned int idx)
  * @target: target sized by srp_target_size()
  *
  * Channel 0 must log in; if a later one fails the target keeps the
- * channels before it and @target->ch_count shrinks accordingly.
+ * channels before it and @target->ch_count shrinks accordingly. A target
+ * that accepts only direct descriptors gets a host sized for one
+ * descriptor per command (srp_target_size_direct()), decided on channel
+ * 0's login response; every later login is checked against that size.
  * Return: 0 or a negative errno; on error no channel remains.
  */
 int srp_target_connect(struct srp_target *target)
@@ -402,6 +408,10 @@ int srp_target_connect(struct srp_target *target)
 		ret = srp_ch_init(target, i);
 		if (!ret)
 			ret = srp_ch_login(&target->ch[i], i > 0);
+		if (!ret && !i && target->max_desc > 1 &&
+		    !(target->ch[0].buf_fmt & SRP_BUF_FMT_INDIRECT))
+			srp_target_size_direct(target);
+		target->sizing = false;
 		if (!ret)
 			continue;
 		rdi_stats_free(&target->ch[i].stats);

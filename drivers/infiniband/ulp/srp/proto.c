@@ -196,6 +196,8 @@ u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, u16 buf_fmt)
  * srp_check_login_rsp() - can a channel work with this SRP_LOGIN_RSP?
  * @res:        response decoded by srp_parse_login_rsp()
  * @cmd_sg_cnt: data descriptors the host was sized to put in one SRP_CMD
+ * @max_desc:   data descriptors one command may need in all; above
+ *              @cmd_sg_cnt the rest travel in an external table
  * @it_iu_len:  IT IU length requested in SRP_LOGIN_REQ
  *
  * The host's limits (max_sectors, sg_tablesize) were fixed before login,
@@ -209,6 +211,7 @@ u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, u16 buf_fmt)
  */
 enum srp_login_fault srp_check_login_rsp(const struct srp_login_result *res,
 					 unsigned int cmd_sg_cnt,
+					 unsigned int max_desc,
 					 u32 it_iu_len)
 {
 	u16 fmt = res->buf_fmt & (SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT);
@@ -217,11 +220,44 @@ enum srp_login_fault srp_check_login_rsp(const struct srp_login_result *res,
 		return SRP_LOGIN_TI_TOO_LARGE;
 	if (!fmt)
 		return SRP_LOGIN_NO_DESC_FMT;
-	if (fmt == SRP_BUF_FMT_DIRECT && cmd_sg_cnt > 1)
+	if (fmt == SRP_BUF_FMT_DIRECT && max_desc > 1)
 		return SRP_LOGIN_DIRECT_ONLY;
 	if (min(res->max_it_iu_len, it_iu_len) < srp_cmd_iu_len(cmd_sg_cnt, fmt))
 		return SRP_LOGIN_IT_TOO_SMALL;
 	return SRP_LOGIN_OK;
+}
+
+/**
+ * srp_build_indirect() - lay out an indirect data buffer descriptor
+ * @d:         the descriptor in the SRP_CMD
+ * @table:     all @ndesc direct descriptors, in wire format; may be
+ *             @d->list itself when they all fit in the IU
+ * @ndesc:     descriptors describing the data
+ * @max_in_iu: descriptors the IU has room for after @d
+ * @table_va:  address of @table as the target sees it
+ * @table_key: R_Key under which the target may read @table
+ * @total_len: bytes described by all descriptors
+ *
+ * SRP r16a 5.5.2: the table descriptor names the whole table, whose length
+ * is @ndesc descriptors, and the first of them are copied into the IU. When
+ * @ndesc exceeds @max_in_iu the IU holds only a partial table and the
+ * target fetches the full one with RDMA READ (an external table); the
+ * DATA-IN / DATA-OUT DESCRIPTOR COUNT of the SRP_CMD is then the number
+ * copied, smaller than the table.
+ *
+ * Return: the number of descriptors in the IU, for the descriptor count.
+ */
+u32 srp_build_indirect(struct srp_indirect_desc *d,
+		       const struct srp_direct_desc *table, u32 ndesc,
+		       u32 max_in_iu, u64 table_va, u32 table_key,
+		       u32 total_len)
+{
+	u32 in_iu = min(ndesc, max_in_iu);
+
+	if (table != d->list)
+		memcpy(d->list, table, in_iu * sizeof(*table));
+	srp_set_indirect(d, table_va, table_key, ndesc, total_len);
+	return in_iu;
 }
 
 /**

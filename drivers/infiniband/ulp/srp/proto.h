@@ -599,6 +599,7 @@ enum srp_login_fault {
 u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, u16 buf_fmt);
 enum srp_login_fault srp_check_login_rsp(const struct srp_login_result *res,
 					 unsigned int cmd_sg_cnt,
+					 unsigned int max_desc,
 					 u32 it_iu_len);
 
 /**
@@ -789,6 +790,11 @@ static inline void srp_set_imm(struct srp_imm_desc *d, u32 len)
 {
 	d->len = cpu_to_be32(len);
 }
+
+u32 srp_build_indirect(struct srp_indirect_desc *d,
+		       const struct srp_direct_desc *table, u32 ndesc,
+		       u32 max_in_iu, u64 table_va, u32 table_key,
+		       u32 total_len);
 
 void srp_build_tsk_mgmt(struct srp_iu_tsk_mgmt *iu, u64 tag, const u8 lun[8],
 			u8 function, u64 task_tag);

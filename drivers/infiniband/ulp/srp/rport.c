@@ -225,10 +225,75 @@ void srp_schedule_ch_retry(struct srp_target *target)
 }
 
 /**
- * srp_ch_retry_work() - log in again the channels a reconnect left down
+ * srp_ch_failed() - a channel went down: recover it alone, or the rport
+ * @ch: the channel; the caller's srp_ch_mark_down() just returned true
+ *
+ * While another channel of a live, running target still carries I/O, only
+ * @ch is torn down and logged in again, in the background
+ * (srp_ch_retry_work()); its hardware queue borrows a live channel and its
+ * commands are retried there. The rport is not blocked, so no timer runs
+ * and nothing fails fast. When no channel is left, or the target is not
+ * live, transport recovery of the whole rport starts.
+ *
+ * Context: any (completion handlers, CM handlers, QP events).
+ */
+void srp_ch_failed(struct srp_channel *ch)
+{
+	struct srp_target *target = ch->target;
+	struct srp_rport *rport = READ_ONCE(target->rport);
+	unsigned int i;
+
+	/*
+	 * Pairs with the barrier of a failure of another channel at the same
+	 * time: at least one of the two sees both down and recovers the rport.
+	 */
+	smp_mb();
+	if (rport && READ_ONCE(target->state) == SRP_TARGET_LIVE &&
+	    READ_ONCE(rport->state) == SRP_RPORT_RUNNING) {
+		for (i = 0; i < target->ch_count; i++) {
+			if (!READ_ONCE(target->ch[i].connected))
+				continue;
+			shost_printk(KERN_WARNING, target->shost,
+				     "channel %u down; channel %u and the others carry on while it logs in again\n",
+				     ch->idx, i);
+			mod_delayed_work(system_long_wq, &target->ch_retry_work,
+					 0);
+			return;
+		}
+	}
+	srp_target_start_recovery(target);
+}
+
+/*
+ * Tear down one failed channel while the others carry on. Submitters pick
+ * a channel and post on it inside blk-mq's RCU read-side section, so after
+ * a grace period none still posts on @ch; the drained QP completes nothing
+ * any more, and the commands it carried are completed with DID_RESET for
+ * the midlayer to retry on a live channel. The TMF mutex keeps an error
+ * handler from taking an IU of the rings being freed.
+ */
+static void srp_ch_teardown(struct srp_channel *ch)
+{
+	struct srp_target *target = ch->target;
+
+	target->cm->disconnect(ch);
+	synchronize_rcu();
+	ib_drain_qp(ch->qp);
+	srp_fail_channel(ch, DID_RESET << 16);
+	mutex_lock(&ch->tmf_mutex);
+	srp_ch_release(ch);
+	mutex_unlock(&ch->tmf_mutex);
+}
+
+/**
+ * srp_ch_retry_work() - recover the channels that are down
  * @work: &srp_target.ch_retry_work
  *
- * Runs under the rport mutex so that it never overlaps a reconnect.
+ * Tears down the channels that failed on their own (srp_ch_failed()), then
+ * logs in every channel that is down, with MULTICHAN_MULTI so the live ones
+ * stay; those that cannot log in are retried after reconnect_delay. If no
+ * channel is left, the whole rport is recovered instead. Runs under the
+ * rport mutex so that it never overlaps a reconnect.
  */
 void srp_ch_retry_work(struct work_struct *work)
 {
@@ -236,13 +301,25 @@ void srp_ch_retry_work(struct work_struct *work)
 						 struct srp_target,
 						 ch_retry_work);
 	struct srp_rport *rport = target->rport;
+	unsigned int i, up = 0;
 	bool again = false;
-	unsigned int i;
 
 	mutex_lock(&rport->mutex);
 	if (READ_ONCE(target->state) != SRP_TARGET_LIVE ||
 	    rport->state != SRP_RPORT_RUNNING)
 		goto out;
+	for (i = 0; i < target->ch_count; i++) {
+		struct srp_channel *ch = &target->ch[i];
+
+		if (!READ_ONCE(ch->connected) && ch->qp)
+			srp_ch_teardown(ch);
+		if (READ_ONCE(ch->connected))
+			up++;
+	}
+	if (!up) {
+		srp_target_start_recovery(target);
+		goto out;
+	}
 	for (i = 0; i < target->ch_count; i++) {
 		struct srp_channel *ch = &target->ch[i];
 

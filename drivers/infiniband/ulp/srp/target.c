@@ -120,8 +120,12 @@ static unsigned int srp_pick_ch_count(struct srp_device *sdev,
 /*
  * Size the SCSI host for the mapping ladder of data.c. With fast
  * registration and no SG_GAPS MRs, a virt boundary keeps every request free
- * of holes, so a request of P pages needs ceil(P / max_pages_per_mr) MRs and
- * never more descriptors than fit in the SRP_CMD.
+ * of holes, so a request of P pages needs ceil(P / max_pages_per_mr) MRs.
+ * Without allow_ext_sg max_sectors (FR) or sg_tablesize (no registration)
+ * is capped so that every request fits in the @cmd_sg_cnt descriptors of
+ * an SRP_CMD; with it, a request may need up to sg_tablesize (the key, else
+ * indirect_sg_entries) descriptors, the rest in an external table, whose
+ * own MR counts in @mr_per_cmd when there is no global rkey.
  */
 static void srp_target_size(struct srp_target *target)
 {
@@ -131,14 +135,19 @@ static void srp_target_size(struct srp_target *target)
 	unsigned int page = sdev->rdi->mr_page_size;
 	unsigned int secs_per_page = page >> SECTOR_SHIFT;
 	unsigned int max_sect = o->max_sect, pages, sg_tablesize;
+	unsigned int ind = srp_target_opts_has(o, SRP_OPT_SG_TABLESIZE) ?
+			   o->sg_tablesize : srp_indirect_sg_entries;
 
 	target->cmd_sg_cnt = o->cmd_sg_entries;
 	target->queue_size = o->queue_size + SRP_RSP_SQ_SIZE +
 			     SRP_TSK_MGMT_SQ_SIZE;
+	target->sizing = true;
 
 	if (sdev->use_fr) {
-		unsigned int max_pages = target->cmd_sg_cnt *
-					 sdev->max_pages_per_mr;
+		unsigned int descs = o->allow_ext_sg ?
+				     max(target->cmd_sg_cnt, ind) :
+				     target->cmd_sg_cnt;
+		unsigned int max_pages = descs * sdev->max_pages_per_mr;
 
 		if (!sdev->rdi->sg_gaps)
 			shost->virt_boundary_mask = page - 1;
@@ -146,15 +155,18 @@ static void srp_target_size(struct srp_target *target)
 		pages = DIV_ROUND_UP(max_sect, secs_per_page) + 1;
 		target->mr_per_cmd = DIV_ROUND_UP(pages,
 						  sdev->max_pages_per_mr);
+		target->max_desc = target->mr_per_cmd;
+		if (target->max_desc > target->cmd_sg_cnt && !sdev->global_rkey)
+			target->mr_per_cmd++;
 		sg_tablesize = srp_target_opts_has(o, SRP_OPT_SG_TABLESIZE) ?
 			       o->sg_tablesize :
 			       max(srp_indirect_sg_entries,
 				   min_t(unsigned int, pages,
 					 SG_MAX_SEGMENTS));
 	} else {
-		sg_tablesize = min(target->cmd_sg_cnt,
-				   srp_target_opts_has(o, SRP_OPT_SG_TABLESIZE) ?
-				   o->sg_tablesize : srp_indirect_sg_entries);
+		sg_tablesize = o->allow_ext_sg ? ind :
+			       min(target->cmd_sg_cnt, ind);
+		target->max_desc = sg_tablesize;
 		target->mr_per_cmd = 0;
 	}
 
@@ -174,6 +186,40 @@ static void srp_target_size(struct srp_target *target)
 					      srp_use_imm_data,
 					      srp_max_imm_data,
 					      o->max_it_iu_size);
+}
+
+/**
+ * srp_target_size_direct() - size the host for one descriptor per command
+ * @target: target whose channel 0 found a target that accepts only direct
+ *          data descriptors, before its SCSI host is added
+ *
+ * Every request must then map into one MR (fast registration: at most
+ * max_pages_per_mr pages), or be one DMA segment under the global rkey
+ * (never_register=Y). Larger I/O is split by the block layer. Channel 0
+ * keeps its larger MR pool and send queue; later channels and reconnects
+ * are sized from the new values.
+ */
+void srp_target_size_direct(struct srp_target *target)
+{
+	struct srp_device *sdev = target->host->sdev;
+	struct Scsi_Host *shost = target->shost;
+	unsigned int secs_per_page = sdev->rdi->mr_page_size >> SECTOR_SHIFT;
+
+	target->max_desc = 1;
+	if (sdev->use_fr) {
+		shost->max_sectors = min(shost->max_sectors,
+					 (sdev->max_pages_per_mr - 1) *
+					 secs_per_page);
+		if (sdev->rdi->sg_gaps)
+			shost->sg_tablesize = min(shost->sg_tablesize,
+						  (unsigned short)sdev->max_pages_per_mr);
+		target->mr_per_cmd = 1;
+	} else {
+		shost->sg_tablesize = 1;
+	}
+	shost_printk(KERN_INFO, shost,
+		     "target accepts direct data descriptors only: one descriptor per command, max_sectors %u, sg_tablesize %u\n",
+		     shost->max_sectors, shost->sg_tablesize);
 }
 
 /*
@@ -433,6 +479,8 @@ static void srp_remove_work(struct work_struct *work)
 	srp_debugfs_remove(target);
 	srp_target_disconnect(target);
 	cancel_work_sync(&target->tl_err_work);
+	/* A channel failure seen just before the removal may have queued it. */
+	cancel_delayed_work_sync(&target->ch_retry_work);
 	/* The rport is lost now: the watch does not queue itself again. */
 	cancel_delayed_work_sync(&target->tmo.work);
 	srp_target_free_channels(target);

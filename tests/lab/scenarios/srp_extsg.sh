@@ -1,0 +1,156 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# External descriptor tables (allow_ext_sg) and targets that take direct
+# descriptors only, against the fake target (tests/fake-target/), whose
+# 8 MiB LUN 0 has every 512-byte block start with its LBA.
+#
+#  1. never_register=1, cmd_sg_entries=2, allow_ext_sg=1: O_DIRECT reads
+#     from buffers of many non-contiguous pages need more descriptors than
+#     fit in the SRP_CMD; the fake target (-x) reads the table with RDMA
+#     READ (EXT_TABLE lines), checks the IU's partial copy against it and
+#     writes the data to every descriptor. The data must be right.
+#  2. The same without allow_ext_sg, against a fake target that refuses
+#     external tables: I/O is split to fit (sg_tablesize 2), never an
+#     overlong IU or an external table.
+#  3. Fast registration, cmd_sg_entries=1, allow_ext_sg=1, max_sect 8 MiB:
+#     several MRs per command, the table registered with one more MR.
+#  4. Direct-only targets with cmd_sg_entries 12 (FR, 8 MiB max_sect) and
+#     4 (never_register=1): the host is sized for one descriptor per
+#     command, reads are right, no indirect descriptor is ever sent.
+#
+# lab-drivers: ours
+. /lab/lib-hostile.sh
+
+# extsg_read BS COUNT: read COUNT * BS from the start of the LUN with
+# O_DIRECT into dd's buffer; every block must begin with its LBA.
+extsg_read() {
+	local blocks
+	blocks=$(( $(numfmt --from=iec "$1") / 512 * $2 ))
+	timeout 120 dd if=/dev/$HOSTILE_DEV bs=$1 count=$2 iflag=direct status=none |
+		od -An -v -tx1 -w512 |
+		awk '{ s = $1 $2 $3 $4 $5 $6 $7 $8
+		       if (s != sprintf("%016x", NR - 1)) { print "block " NR - 1 ": " s; bad = 1; exit }
+		       n = NR }
+		     END { if (bad || n != '"$blocks"') { print n " blocks read"; exit 1 } }'
+}
+
+# extsg_max_entries: the most descriptors of one external table fetched.
+extsg_max_entries() {
+	sed -n 's/^EXT_TABLE .* entries=\([0-9]*\) .*/\1/p' $FAKE_LOG | sort -n | tail -1
+}
+
+# extsg_fake_clean: no overlong IU, refused format, mismatch or error.
+extsg_fake_clean() {
+	! grep -E '^(OVERLONG_IU|UNSUPPORTED_FMT|EXT_TABLE_MISMATCH|EXT_TABLE_REFUSED|ERROR|WC_ERROR)' $FAKE_LOG
+}
+
+# extsg_host_attr NAME: a SCSI host attribute of the fake target's host.
+extsg_host_attr() { cat /sys/class/scsi_host/host$HOSTILE_HOST/$1; }
+
+# extsg_big_requests: let requests grow to the host's max_sectors (sd caps
+# them at 1280 KiB when the LUN reports no transfer limits).
+extsg_big_requests() {
+	local q=/sys/block/$HOSTILE_DEV/queue
+	cat $q/max_hw_sectors_kb > $q/max_sectors_kb &&
+		lab_note "max_sectors_kb $(cat $q/max_sectors_kb)"
+}
+
+lab_net_up
+check "srp-fake-target is in the payload" hostile_have_fake || return 0
+
+# 1. never_register=1: every page a descriptor, the rest in the table.
+tag="never_register, allow_ext_sg"
+check "[$tag] ib_srp loads" lab_srp_load never_register=1
+HOSTILE_EXTRA=cmd_sg_entries=2,allow_ext_sg=1,sg_tablesize=256,max_sect=2048
+if hostile_login ok -x; then
+	pass "[$tag] login"
+	check "[$tag] allow_ext_sg reads true" test "$(extsg_host_attr allow_ext_sg)" = true
+	check "[$tag] sg_tablesize 256 with cmd_sg_entries 2" \
+		test "$(extsg_host_attr sg_tablesize)" = 256
+	check "[$tag] 64 KiB O_DIRECT reads of 2 MiB match the pattern" extsg_read 64K 32
+	check "[$tag] 1 MiB O_DIRECT reads of 2 MiB match the pattern" extsg_read 1M 2
+	n=$(extsg_max_entries)
+	lab_note "largest external table: ${n:-none} entries; $(hostile_fake_count '^EXT_TABLE ') tables fetched"
+	check "[$tag] the target fetched external tables of more than 2 entries" \
+		test "${n:-0}" -gt 2
+	check "[$tag] no overlong IU, refused table or error at the target" extsg_fake_clean
+	check "[$tag] logout" hostile_logout
+else
+	fail "[$tag] login"
+	hostile_logout
+fi
+
+# 2. Same host without allow_ext_sg: split to fit, never an external table.
+tag="never_register, no allow_ext_sg"
+HOSTILE_EXTRA=cmd_sg_entries=2,sg_tablesize=256,max_sect=2048
+if hostile_login ok; then
+	pass "[$tag] login"
+	check "[$tag] allow_ext_sg reads false" test "$(extsg_host_attr allow_ext_sg)" = false
+	check "[$tag] sg_tablesize capped at cmd_sg_entries 2" \
+		test "$(extsg_host_attr sg_tablesize)" = 2
+	check "[$tag] 1 MiB O_DIRECT reads of 2 MiB match the pattern" extsg_read 1M 2
+	check "[$tag] no external table, overlong IU or error at the target" extsg_fake_clean
+	check "[$tag] logout" hostile_logout
+else
+	fail "[$tag] login"
+	hostile_logout
+fi
+
+# 4b. Direct-only target, never_register=1, cmd_sg_entries=4.
+tag="direct-only, never_register, cmd_sg_entries=4"
+HOSTILE_EXTRA=cmd_sg_entries=4,sg_tablesize=256,max_sect=2048
+if hostile_login rsp-direct-only; then
+	pass "[$tag] login"
+	check "[$tag] host sized for one descriptor (sg_tablesize 1)" \
+		test "$(extsg_host_attr sg_tablesize)" = 1
+	check "[$tag] kernel log says so" hostile_dmesg_has "direct data descriptors only: one descriptor per command"
+	check "[$tag] 1 MiB O_DIRECT reads of 2 MiB match the pattern" extsg_read 1M 2
+	check "[$tag] no indirect descriptor, overlong IU or error at the target" extsg_fake_clean
+	check "[$tag] logout" hostile_logout
+else
+	fail "[$tag] login"
+	hostile_logout
+fi
+HOSTILE_EXTRA=
+check "[never_register] ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+
+# 3. Fast registration: 8 MiB commands need several MRs, one descriptor
+# each, with one in the SRP_CMD; the table is registered too.
+tag="FR, allow_ext_sg"
+check "[$tag] ib_srp loads" lab_srp_load
+HOSTILE_EXTRA=cmd_sg_entries=1,allow_ext_sg=1,max_sect=16384
+if hostile_login ok -x; then
+	pass "[$tag] login"
+	check "[$tag] requests may grow to 8 MiB" extsg_big_requests
+	check "[$tag] 8 MiB O_DIRECT read matches the pattern" extsg_read 8M 1
+	n=$(extsg_max_entries)
+	lab_note "largest external table: ${n:-none} entries; $(hostile_fake_count '^EXT_TABLE ') tables fetched"
+	check "[$tag] the target fetched external tables of several MRs" \
+		test "${n:-0}" -gt 1
+	check "[$tag] no overlong IU, refused table or error at the target" extsg_fake_clean
+	check "[$tag] logout" hostile_logout
+else
+	fail "[$tag] login"
+	hostile_logout
+fi
+
+# 4a. Direct-only target with fast registration and cmd_sg_entries=12.
+tag="direct-only, FR, cmd_sg_entries=12"
+HOSTILE_EXTRA=cmd_sg_entries=12,max_sect=16384
+if hostile_login rsp-direct-only; then
+	pass "[$tag] login"
+	check "[$tag] kernel log says so" hostile_dmesg_has "direct data descriptors only: one descriptor per command"
+	check "[$tag] max_sectors fits one MR (2 MiB on rxe)" \
+		test "$(cat /sys/block/$HOSTILE_DEV/queue/max_hw_sectors_kb)" -le 2048
+	check "[$tag] requests may grow to max_sectors" extsg_big_requests
+	check "[$tag] 8 MiB O_DIRECT read matches the pattern" extsg_read 8M 1
+	check "[$tag] no indirect descriptor, overlong IU or error at the target" extsg_fake_clean
+	check "[$tag] logout" hostile_logout
+else
+	fail "[$tag] login"
+	hostile_logout
+fi
+HOSTILE_EXTRA=
+
+check "no SRP hosts at the end" hostile_no_hosts
+check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
