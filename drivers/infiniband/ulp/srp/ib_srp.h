@@ -197,8 +197,10 @@ void srp_ib_cm_unregister(void);
  * @ib_id:       IB CM id (IB CM logins)
  * @path:        path record (IB CM logins)
  * @qp:          the RC queue pair
- * @cq:          send + receive completion queue from the CQ pool
+ * @cq:          receive completion queue from the CQ pool (softirq)
  * @cq_size:     entries requested for @cq
+ * @send_cq:     send completion queue, never armed: polled by
+ *               srp_reap_sends() when a send IU is wanted
  * @lock:        protects @free_tx, @req_lim and @connected
  * @free_tx:     send IUs not in use
  * @req_lim:     credits granted by the target and not yet used
@@ -232,6 +234,7 @@ struct srp_channel {
 	struct ib_qp		*qp;
 	struct ib_cq		*cq;
 	unsigned int		cq_size;
+	struct ib_cq		*send_cq;
 
 	spinlock_t		lock;	/* free_tx, req_lim, connected, tmf */
 	struct list_head	free_tx;
@@ -405,6 +408,7 @@ void srp_ch_destroy_ib(struct srp_channel *ch);
 int srp_ch_start_recv(struct srp_channel *ch);
 int srp_repost_recv(struct srp_channel *ch, struct srp_iu *iu);
 void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu);
+void srp_reap_sends(struct srp_channel *ch);
 struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use);
 void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
 int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
