@@ -357,9 +357,9 @@ struct srp_target {
 
 /**
  * struct srp_request - per SCSI command state (scsi_cmd_priv())
- * @scmnd:    the command while the driver owns it; cleared under
- *            @ch->lock by whoever completes it (response, abort, or
- *            transport failure), so it completes exactly once
+ * @scmnd:    the command while the driver owns it; cleared with xchg()
+ *            by whoever completes it (response, abort, or transport
+ *            failure, srp_claim_req()), so it completes exactly once
  * @ch:       channel the command was sent on
  * @iu:       send IU holding the SRP_CMD
  * @nregs:    FR registrations held in @regs
