@@ -133,10 +133,14 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 
+	/* Only what arrived: most PDUs carry no data, the buffer is large. */
 	ib_dma_sync_single_for_cpu(ibdev, desc->sge[0].addr, ISER_HDRS_LEN,
 				   DMA_FROM_DEVICE);
-	ib_dma_sync_single_for_cpu(ibdev, desc->sge[1].addr, desc->data_len,
-				   DMA_FROM_DEVICE);
+	if (wc->byte_len > ISER_HDRS_LEN)
+		ib_dma_sync_single_for_cpu(ibdev, desc->sge[1].addr,
+					   min_t(u32, wc->byte_len - ISER_HDRS_LEN,
+						 desc->data_len),
+					   DMA_FROM_DEVICE);
 	if (iser_rx_parse(desc->hdrs, wc->byte_len, pdu)) {
 		pr_err_ratelimited("%s: malformed PDU (%u bytes, iSER flags 0x%x)\n",
 				   dev_name(&ibdev->dev), wc->byte_len,

@@ -55,8 +55,6 @@ static void iser_prep_send(struct iser_conn *ic, struct iser_task *it,
 	it->send_wr.opcode = IB_WR_SEND;
 	it->send_wr.send_flags = IB_SEND_SIGNALED;
 	it->send_wr.sg_list = it->sge;
-	ib_dma_sync_single_for_device(ic->dev->ib_dev, it->hdrs_dma,
-				      ISER_HDRS_LEN, DMA_TO_DEVICE);
 }
 
 /*
@@ -103,6 +101,9 @@ static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
 
 	iser_hdr_encode(&it->hdrs.iser, NULL);
 	iser_prep_send(ic, it, iser_mgmt_done);
+	ib_dma_sync_single_for_device(ibdev, it->hdrs_dma, ISER_HDRS_LEN,
+				      DMA_TO_DEVICE);
+
 	if (task->data_count) {
 		ib_dma_sync_single_for_cpu(ibdev, ic->login_tx_dma,
 					   ISER_LOGIN_DLEN, DMA_TO_DEVICE);

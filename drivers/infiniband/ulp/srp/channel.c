@@ -2,9 +2,16 @@
 /*
  * ib_srp: channel resources - CQ, QP, MR pool, IU rings and credits.
  *
- * A channel owns one CQ from the device's CQ pool (sends and receives), one
- * RC QP, the QP's FR MR pool, @queue_size send IUs and, once the login
- * response told us their size, as many receive IUs as the target may fill.
+ * A channel owns two CQs, one RC QP, the QP's FR MR pool, @queue_size send
+ * IUs and, once the login response told us their size, as many receive IUs
+ * as the target may fill.
+ *
+ * Receives complete on a CQ from the device's CQ pool, polled in softirq.
+ * Sends complete on a CQ of the channel's own that is never armed: nothing
+ * waits for a send to finish except the next sender looking for a free IU,
+ * so srp_get_tx_iu() reaps it (srp_reap_sends()). That saves a completion
+ * interrupt, a softirq run and a CQ re-arm per command. A failed send is
+ * seen there too, or earlier through the receives the failure flushes.
  *
  * Credits (SRP r16a 5.6): @req_lim counts the requests the target can still
  * accept. A command needs a credit beyond the SRP_TSK_MGMT_SQ_SIZE kept back
@@ -156,7 +163,8 @@ int srp_ch_create_ib(struct srp_channel *ch)
 
 	nrecv = target->queue_size;
 	nsend = target->queue_size * (1 + 2 * target->mr_per_cmd);
-	ch->cq_size = nsend + nrecv;
+	/* + 1 each for the work request ib_drain_qp() posts */
+	ch->cq_size = nrecv + 1;
 	ch->cq = ib_cq_pool_get(dev, ch->cq_size, ch->comp_vector,
 				IB_POLL_SOFTIRQ);
 	if (IS_ERR(ch->cq)) {
@@ -164,10 +172,17 @@ int srp_ch_create_ib(struct srp_channel *ch)
 		ch->cq = NULL;
 		return ret;
 	}
+	ch->send_cq = ib_alloc_cq(dev, ch, nsend + 1, ch->comp_vector,
+				  IB_POLL_DIRECT);
+	if (IS_ERR(ch->send_cq)) {
+		ret = PTR_ERR(ch->send_cq);
+		ch->send_cq = NULL;
+		goto err_put_cq;
+	}
 
 	attr.event_handler = srp_qp_event;
 	attr.qp_context = ch;
-	attr.send_cq = ch->cq;
+	attr.send_cq = ch->send_cq;
 	attr.recv_cq = ch->cq;
 	attr.cap.max_send_wr = nsend;
 	attr.cap.max_recv_wr = nrecv;
@@ -179,7 +194,7 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	attr.port_num = target->host->port;
 	ret = target->cm->create_qp(ch, &attr);
 	if (ret)
-		goto err_put_cq;
+		goto err_free_send_cq;
 
 	if (target->mr_per_cmd) {
 		ret = rdi_mr_pool_init(sdev->rdi, ch->qp, RDI_MR_REGULAR,
@@ -206,6 +221,9 @@ err_destroy_mrs:
 err_destroy_qp:
 	target->cm->destroy_qp(ch);
 	ch->qp = NULL;
+err_free_send_cq:
+	ib_free_cq(ch->send_cq);
+	ch->send_cq = NULL;
 err_put_cq:
 	ib_cq_pool_put(ch->cq, ch->cq_size);
 	ch->cq = NULL;
@@ -226,6 +244,10 @@ void srp_ch_destroy_ib(struct srp_channel *ch)
 		rdi_mr_pool_destroy(ch->qp, RDI_MR_REGULAR);
 		target->cm->destroy_qp(ch);
 		ch->qp = NULL;
+	}
+	if (ch->send_cq) {
+		ib_free_cq(ch->send_cq);
+		ch->send_cq = NULL;
 	}
 	if (ch->cq) {
 		ib_cq_pool_put(ch->cq, ch->cq_size);
@@ -293,11 +315,30 @@ int srp_ch_start_recv(struct srp_channel *ch)
 }
 
 /**
+ * srp_reap_sends() - process the send completions of a channel
+ * @ch: channel whose QP exists
+ *
+ * Runs the ->done of every completed send work request: send IUs go back
+ * to @ch->free_tx, failures reach srp_ch_error(). Several CPUs may reap
+ * the same channel at once; the provider's CQ lock hands each completion
+ * to one of them. At most the send queue's depth of entries can be
+ * waiting.
+ *
+ * Context: any but hard interrupt; not under @ch->lock (->done takes it).
+ */
+void srp_reap_sends(struct srp_channel *ch)
+{
+	ib_process_cq_direct(ch->send_cq, -1);
+}
+
+/**
  * srp_get_tx_iu() - take a send IU and, if needed, a credit
  * @ch:  channel
  * @use: what the IU is for
  *
- * Context: any; takes @ch->lock.
+ * Reaps the send completions first, so the IUs of finished sends are free.
+ *
+ * Context: any but hard interrupt; takes @ch->lock.
  * Return: the IU, or NULL when no IU or no credit is available.
  */
 struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use)
@@ -306,6 +347,7 @@ struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use)
 	struct srp_iu *iu = NULL;
 	unsigned long flags;
 
+	srp_reap_sends(ch);
 	spin_lock_irqsave(&ch->lock, flags);
 	if (use != SRP_TX_RSP && ch->req_lim <= rsv) {
 		atomic_inc(&ch->zero_req_lim);

@@ -5,7 +5,7 @@
  *
  * Every command is tagged with its blk-mq unique tag, which also names its
  * hardware queue and so its channel. The driver owns a command from
- * queuecommand until one of three parties claims it under the channel lock
+ * queuecommand until one of three parties claims it with one atomic exchange
  * (srp_claim_req()): the SRP_RSP handler, the abort handler, or transport
  * failure (srp_fail_outstanding()). Only the claimer completes it.
  *
@@ -81,19 +81,15 @@ int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
  * @ch:  channel the command went out on
  * @req: its private data
  *
+ * The exchange is atomic, so of the response, the abort handler and
+ * transport failure exactly one gets the command; no lock is needed.
+ *
  * Return: the command, or NULL if someone else completed it already.
  */
 struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
 				struct srp_request *req)
 {
-	struct scsi_cmnd *scmnd;
-	unsigned long flags;
-
-	spin_lock_irqsave(&ch->lock, flags);
-	scmnd = req->scmnd;
-	req->scmnd = NULL;
-	spin_unlock_irqrestore(&ch->lock, flags);
-	return scmnd;
+	return xchg(&req->scmnd, NULL);
 }
 
 /**
@@ -199,9 +195,8 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 		goto done;
 	}
 
-	spin_lock_irq(&ch->lock);
-	req->scmnd = scmnd;
-	spin_unlock_irq(&ch->lock);
+	/* Published before the post: its response cannot come earlier. */
+	WRITE_ONCE(req->scmnd, scmnd);
 
 	rdi_stat_add(&ch->stats, RDI_STAT_CMDS, 1);
 	trace_srp_cmd_submit(ch, scmnd, tag);

@@ -198,8 +198,10 @@ void srp_ib_cm_unregister(void);
  * @ib_id:       IB CM id (IB CM logins)
  * @path:        path record (IB CM logins)
  * @qp:          the RC queue pair
- * @cq:          send + receive completion queue from the CQ pool
+ * @cq:          receive completion queue from the CQ pool (softirq)
  * @cq_size:     entries requested for @cq
+ * @send_cq:     send completion queue, never armed: polled by
+ *               srp_reap_sends() when a send IU is wanted
  * @lock:        protects @free_tx, @req_lim and @connected
  * @free_tx:     send IUs not in use
  * @req_lim:     credits granted by the target and not yet used
@@ -233,6 +235,7 @@ struct srp_channel {
 	struct ib_qp		*qp;
 	struct ib_cq		*cq;
 	unsigned int		cq_size;
+	struct ib_cq		*send_cq;
 
 	spinlock_t		lock;	/* free_tx, req_lim, connected, tmf */
 	struct list_head	free_tx;
@@ -364,9 +367,9 @@ struct srp_target {
 
 /**
  * struct srp_request - per SCSI command state (scsi_cmd_priv())
- * @scmnd:    the command while the driver owns it; cleared under
- *            @ch->lock by whoever completes it (response, abort, or
- *            transport failure), so it completes exactly once
+ * @scmnd:    the command while the driver owns it; cleared with xchg()
+ *            by whoever completes it (response, abort, or transport
+ *            failure, srp_claim_req()), so it completes exactly once
  * @ch:       channel the command was sent on
  * @iu:       send IU holding the SRP_CMD
  * @nregs:    FR registrations held in @regs
@@ -422,6 +425,7 @@ void srp_ch_destroy_ib(struct srp_channel *ch);
 int srp_ch_start_recv(struct srp_channel *ch);
 int srp_repost_recv(struct srp_channel *ch, struct srp_iu *iu);
 void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu);
+void srp_reap_sends(struct srp_channel *ch);
 struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use);
 void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
 int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
