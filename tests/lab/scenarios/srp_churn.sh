@@ -11,8 +11,12 @@
 #    (read after dropping caches and shrinking every cache, so per-CPU
 #    slabs do not blur the counts) and the module reference counts come
 #    back to where they started; no cache grows by more than a fixed
-#    tolerance whatever the cycle count. The default 200 cycles take about
-#    ~N min under TCG.
+#    tolerance whatever the cycle count (a leak of one object per cycle
+#    shows at the default count).
+#
+# Knobs (LAB_ENV): CHURN_SECS (150) of multipath churn, CHURN_LOGINS (200)
+# login/logout cycles, about 4 s each under TCG; CHURN_SLAB_TOLERANCE (64)
+# objects per cache.
 #
 # lab-drivers: ours intree
 . /lab/lib-srp.sh

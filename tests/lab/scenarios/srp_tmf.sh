@@ -10,11 +10,16 @@
 #    the raw disk, while the LUN's backing device (LIO iblock on a dm
 #    linear map over brd) is suspended for 2 s every few seconds: commands
 #    time out, ABORT TASK waits for LIO and completes, the midlayer
-#    retries, fio sees no error; the host and rport go away at logout.
+#    retries; a LUN reset sent during every other stall completes once
+#    LIO has the stalled commands back; fio sees no error; the host and
+#    rport go away at logout.
 # 3. Module parameters written at run time apply to the next login; rport
 #    timeouts written while the rport is blocked apply to that very
 #    blockage (ours only: the in-tree driver applies them at the next
 #    failure, see issue 5).
+#
+# Knobs (LAB_ENV): TMF_RESET_SECS (40) of resets, TMF_TIMEOUT_SECS (40) of
+# stalls.
 #
 # lab-drivers: ours intree
 . /lab/lib-srp.sh
@@ -165,12 +170,26 @@ tmf_mark
 tmf_fio $s $((TMF_TIMEOUT_SECS + 5)) /tmp/tmf-tmo-fio.out &
 fpid=$!
 sleep 3
-stalls=0
+stalls=0 resets=0 rbad=0
 end=$((SECONDS + TMF_TIMEOUT_SECS))
 while [ $SECONDS -lt $end ] && kill -0 $fpid 2>/dev/null; do
 	dmsetup suspend --noflush $SLOW_DM
-	sleep 2
+	# Every other stall a LUN reset too, which LIO answers only once the
+	# stalled commands are back from the backend.
+	rpid=
+	if [ $((stalls % 2)) = 1 ]; then
+		sleep 0.5
+		sg_reset -d /dev/$s &
+		rpid=$!
+		sleep 1.5
+	else
+		sleep 2
+	fi
 	dmsetup resume $SLOW_DM
+	if [ -n "$rpid" ]; then
+		wait $rpid || rbad=$((rbad + 1))
+		resets=$((resets + 1))
+	fi
 	stalls=$((stalls + 1))
 	sleep 4
 done
@@ -179,6 +198,8 @@ rc=$?
 tmo=$(($(cat /sys/block/$s/device/iotmo_cnt) - tmo0))
 lab_note "$stalls stalls of 2 s, $tmo commands timed out, rport $(cat $r/state)"
 check "commands timed out ($tmo)" test $tmo -gt 0
+check "$resets LUN resets during stalls, every one reported done" \
+	test $resets -ge 2 -a $rbad -eq 0
 check "fio verify with a 1 s timeout through $stalls stalls (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/tmf-tmo-fio.out
 check "rport running after the timeouts" lab_wait 30 grep -qx running $r/state
@@ -189,8 +210,10 @@ if [ "$DRIVER" = ours ]; then
 	# meanwhile; what counts is that every abort settled its command.
 	check "every abort answered" \
 		tmf_log_lacks "task management function .*no response"
-	check "every abort settled its command: no LUN or host reset" \
-		tmf_log_lacks "LUN reset for LUN|host reset: reconnecting"
+	check "every abort settled its command: no host reset" \
+		tmf_log_lacks "host reset: reconnecting"
+	check "no LUN reset but the $resets sent" \
+		test "$(tmf_log_count "LUN reset for LUN")" -eq $resets
 fi
 echo 30 > /sys/block/$s/device/timeout
 check "the slow LUN works afterwards" lab_fio_verify $s --size=8m
