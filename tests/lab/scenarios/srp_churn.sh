@@ -18,7 +18,7 @@
 # login/logout cycles, about 4 s each under TCG; CHURN_SLAB_TOLERANCE (64)
 # objects per cache.
 #
-# lab-drivers: ours intree
+# lab-drivers: ours
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
 

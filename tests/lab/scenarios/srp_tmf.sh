@@ -21,7 +21,7 @@
 # Knobs (LAB_ENV): TMF_RESET_SECS (40) of resets, TMF_TIMEOUT_SECS (40) of
 # stalls.
 #
-# lab-drivers: ours intree
+# lab-drivers: ours
 . /lab/lib-srp.sh
 
 : "${TMF_RESET_SECS:=40}"
