@@ -4,15 +4,18 @@
 #
 # 1. dm-multipath over both paths, fio verify on two maps at once, one raw
 #    and one under ext4, while the paths are logged out (rport delete) and
-#    in again in turn every few seconds for CHURN_SECS: 0 I/O errors, 0
+#    in again in turn for CHURN_SECS (a cycle takes about 20 s under TCG,
+#    most of it dm-multipath taking the path back): 0 I/O errors, 0
 #    verify errors, the file system checks clean, every path back in its
 #    map each time.
 # 2. CHURN_LOGINS login/logout cycles without multipathd: the slab caches
 #    (read after dropping caches and shrinking every cache, so per-CPU
 #    slabs do not blur the counts) and the module reference counts come
 #    back to where they started; no cache grows by more than a fixed
-#    tolerance whatever the cycle count (a leak of one object per cycle
-#    shows at the default count).
+#    tolerance overall and by more than half of it in each half of the
+#    cycles (a leak of one object per cycle shows at the default count;
+#    noise from the root file system and udev's workers moves once).
+#    CHURN_LOGINS must be 2 or more.
 #
 # Knobs (LAB_ENV): CHURN_SECS (150) of multipath churn, CHURN_LOGINS (200)
 # login/logout cycles, about 4 s each under TCG; CHURN_SLAB_TOLERANCE (64)
@@ -150,13 +153,16 @@ check "$CHURN_LOGINS login/logout cycles ($secs s)" test $n -eq $CHURN_LOGINS
 check "no SRP host left" test -z "$(lab_srp_hosts)"
 slab1=$(churn_slabs)
 ref1=$(churn_refcnts)
-grown=$(join <(echo "$slab0") <(echo "$slab1") |
-	awk -v t=$CHURN_SLAB_TOLERANCE '$3 - $2 > t { print $1, $2, "->", $3 }')
+# A leak grows in both halves; what the root file system, udev's workers
+# and the page cache leave behind moves once and stays (or shrinks again).
+grown=$(join <(echo "$slab0") <(echo "$slabh") | join - <(echo "$slab1") |
+	awk -v t=$CHURN_SLAB_TOLERANCE '$4 - $2 > t && $3 - $2 > t / 2 &&
+		$4 - $3 > t / 2 { print $1, $2, "-> (halfway)", $3, "->", $4 }')
 lab_note "largest slab changes over the cycles:"
 join <(echo "$slab0") <(echo "$slabh") | join - <(echo "$slab1") |
 	awk '{ print $4 - $2, $1, $2, "-> (halfway)", $3, "->", $4 }' |
 	sort -n | tail -8 | sed 's/^/    /'
-check "no slab cache grew by more than $CHURN_SLAB_TOLERANCE objects" \
+check "no slab cache grew by more than $CHURN_SLAB_TOLERANCE objects, in both halves" \
 	sh -c "[ -z '$grown' ] || { echo '$grown'; exit 1; }"
 check "module reference counts back where they started" \
 	sh -c "[ '$ref0' = '$ref1' ] || { echo 'before: $ref0'; echo 'after: $ref1'; exit 1; }"
