@@ -469,6 +469,12 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
  * srp_ch_mark_down() - mark a channel disconnected
  * @ch: the channel
  *
+ * A task management function waiting for its response on @ch ends at once
+ * with -ENOTCONN: no response will come over a connection that is gone,
+ * and a waiter left to time out could otherwise find the channel logged in
+ * again by then and take its own timeout for a failure of the new
+ * connection.
+ *
  * Return: whether @ch was connected, so that of several reporters of one
  * failure (a failed completion, a CM disconnect) only the first acts on it.
  * Context: any; takes @ch->lock.
@@ -481,6 +487,10 @@ bool srp_ch_mark_down(struct srp_channel *ch)
 	spin_lock_irqsave(&ch->lock, flags);
 	was_connected = ch->connected;
 	ch->connected = false;
+	if (was_connected && ch->tmf_tag) {
+		ch->tmf_status = -ENOTCONN;
+		complete(&ch->tmf_done);
+	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return was_connected;
 }

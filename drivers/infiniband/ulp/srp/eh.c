@@ -24,8 +24,10 @@
 static atomic64_t srp_tmf_seq = ATOMIC64_INIT(0);
 
 /*
- * Send one task management function and wait for its response.
- * Return: the TMF response code (SRP_TMF_RSP_*, >= 0) or a negative errno.
+ * Send one task management function and wait for its response, or until
+ * the channel goes down (srp_ch_mark_down() ends the wait with -ENOTCONN).
+ * Return: the TMF response code (SRP_TMF_RSP_*, >= 0) or a negative errno;
+ * -ETIMEDOUT only when the connection the TMF went out on is still up.
  */
 static int srp_send_tmf(struct srp_channel *ch, u64 task_tag, u64 lun,
 			u8 func)
@@ -51,21 +53,30 @@ static int srp_send_tmf(struct srp_channel *ch, u64 task_tag, u64 lun,
 	int_to_scsilun(lun, &slun);
 	srp_build_tsk_mgmt(iu->buf, tag, slun.scsi_lun, func, task_tag);
 
+	/* Connected and in flight under one lock: see srp_ch_mark_down(). */
+	reinit_completion(&ch->tmf_done);
 	spin_lock_irq(&ch->lock);
+	if (!ch->connected) {
+		spin_unlock_irq(&ch->lock);
+		srp_put_tx_iu(ch, iu);
+		ret = -ENOTCONN;
+		goto out;
+	}
 	ch->tmf_tag = tag;
 	ch->tmf_status = -ETIMEDOUT;
 	spin_unlock_irq(&ch->lock);
-	reinit_completion(&ch->tmf_done);
 
-	if (srp_post_send(ch, iu, sizeof(struct srp_iu_tsk_mgmt), NULL)) {
+	ret = srp_post_send(ch, iu, sizeof(struct srp_iu_tsk_mgmt), NULL);
+	if (ret) {
 		srp_put_tx_iu(ch, iu);
 		ret = -EIO;
-		goto out;
+	} else {
+		wait_for_completion_timeout(&ch->tmf_done,
+					    msecs_to_jiffies(SRP_TMF_TIMEOUT_MS));
 	}
-	wait_for_completion_timeout(&ch->tmf_done,
-				    msecs_to_jiffies(SRP_TMF_TIMEOUT_MS));
 	spin_lock_irq(&ch->lock);
-	ret = ch->tmf_status;
+	if (!ret)
+		ret = ch->tmf_status;
 	ch->tmf_tag = 0;
 	spin_unlock_irq(&ch->lock);
 	trace_srp_tmf(ch, func, task_tag, ret);
