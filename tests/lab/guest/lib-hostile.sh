@@ -166,16 +166,23 @@ hostile_rport_running() {
 	grep -qx running /sys/class/srp_remote_ports/port-$HOSTILE_HOST:1/state
 }
 
-# hostile_pattern_ok BLOCKS: the first BLOCKS blocks of the LUN, read with
-# O_DIRECT in 64 KiB requests, each begin with their LBA.
-hostile_pattern_ok() {
-	timeout 120 dd if=/dev/$HOSTILE_DEV bs=64k count=$(($1 / 128)) iflag=direct status=none |
+# hostile_read_ok BS COUNT: COUNT reads of BS bytes (dd sizes: 64K, 1M)
+# from the start of the LUN with O_DIRECT; every 512-byte block begins
+# with its LBA.
+hostile_read_ok() {
+	local blocks
+	blocks=$(( $(numfmt --from=iec "$1") / 512 * $2 ))
+	timeout 120 dd if=/dev/$HOSTILE_DEV bs=$1 count=$2 iflag=direct status=none |
 		od -An -v -tx1 -w512 |
 		awk '{ s = $1 $2 $3 $4 $5 $6 $7 $8
 		       if (s != sprintf("%016x", NR - 1)) { print "block " NR - 1 ": " s; bad = 1; exit }
 		       n = NR }
-		     END { if (bad || n != '"$1"') { print n " blocks read"; exit 1 } }'
+		     END { if (bad || n != '"$blocks"') { print n " blocks read"; exit 1 } }'
 }
+
+# hostile_pattern_ok BLOCKS: the first BLOCKS blocks of the LUN, read in
+# 64 KiB requests, each begin with their LBA.
+hostile_pattern_ok() { hostile_read_ok 64K $(($1 / 128)); }
 
 # hostile_usable_within SECS: like hostile_usable, but a command that hangs
 # (credits the driver believes it lacks) fails the check after SECS instead

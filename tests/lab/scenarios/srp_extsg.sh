@@ -21,19 +21,6 @@
 # lab-drivers: ours
 . /lab/lib-hostile.sh
 
-# extsg_read BS COUNT: read COUNT * BS from the start of the LUN with
-# O_DIRECT into dd's buffer; every block must begin with its LBA.
-extsg_read() {
-	local blocks
-	blocks=$(( $(numfmt --from=iec "$1") / 512 * $2 ))
-	timeout 120 dd if=/dev/$HOSTILE_DEV bs=$1 count=$2 iflag=direct status=none |
-		od -An -v -tx1 -w512 |
-		awk '{ s = $1 $2 $3 $4 $5 $6 $7 $8
-		       if (s != sprintf("%016x", NR - 1)) { print "block " NR - 1 ": " s; bad = 1; exit }
-		       n = NR }
-		     END { if (bad || n != '"$blocks"') { print n " blocks read"; exit 1 } }'
-}
-
 # extsg_max_entries: the most descriptors of one external table fetched.
 extsg_max_entries() {
 	sed -n 's/^EXT_TABLE .* entries=\([0-9]*\) .*/\1/p' $FAKE_LOG | sort -n | tail -1
@@ -67,8 +54,8 @@ if hostile_login ok -x; then
 	check "[$tag] allow_ext_sg reads true" test "$(extsg_host_attr allow_ext_sg)" = true
 	check "[$tag] sg_tablesize 256 with cmd_sg_entries 2" \
 		test "$(extsg_host_attr sg_tablesize)" = 256
-	check "[$tag] 64 KiB O_DIRECT reads of 2 MiB match the pattern" extsg_read 64K 32
-	check "[$tag] 1 MiB O_DIRECT reads of 2 MiB match the pattern" extsg_read 1M 2
+	check "[$tag] 64 KiB O_DIRECT reads of 2 MiB match the pattern" hostile_read_ok 64K 32
+	check "[$tag] 1 MiB O_DIRECT reads of 2 MiB match the pattern" hostile_read_ok 1M 2
 	n=$(extsg_max_entries)
 	lab_note "largest external table: ${n:-none} entries; $(hostile_fake_count '^EXT_TABLE ') tables fetched"
 	check "[$tag] the target fetched external tables of more than 2 entries" \
@@ -88,7 +75,7 @@ if hostile_login ok; then
 	check "[$tag] allow_ext_sg reads false" test "$(extsg_host_attr allow_ext_sg)" = false
 	check "[$tag] sg_tablesize capped at cmd_sg_entries 2" \
 		test "$(extsg_host_attr sg_tablesize)" = 2
-	check "[$tag] 1 MiB O_DIRECT reads of 2 MiB match the pattern" extsg_read 1M 2
+	check "[$tag] 1 MiB O_DIRECT reads of 2 MiB match the pattern" hostile_read_ok 1M 2
 	check "[$tag] no external table, overlong IU or error at the target" extsg_fake_clean
 	check "[$tag] logout" hostile_logout
 else
@@ -104,7 +91,7 @@ if hostile_login rsp-direct-only; then
 	check "[$tag] host sized for one descriptor (sg_tablesize 1)" \
 		test "$(extsg_host_attr sg_tablesize)" = 1
 	check "[$tag] kernel log says so" hostile_dmesg_has "direct data descriptors only: one descriptor per command"
-	check "[$tag] 1 MiB O_DIRECT reads of 2 MiB match the pattern" extsg_read 1M 2
+	check "[$tag] 1 MiB O_DIRECT reads of 2 MiB match the pattern" hostile_read_ok 1M 2
 	check "[$tag] no indirect descriptor, overlong IU or error at the target" extsg_fake_clean
 	check "[$tag] logout" hostile_logout
 else
@@ -122,7 +109,7 @@ HOSTILE_EXTRA=cmd_sg_entries=1,allow_ext_sg=1,max_sect=16384
 if hostile_login ok -x; then
 	pass "[$tag] login"
 	check "[$tag] requests may grow to 8 MiB" extsg_big_requests
-	check "[$tag] 8 MiB O_DIRECT read matches the pattern" extsg_read 8M 1
+	check "[$tag] 8 MiB O_DIRECT read matches the pattern" hostile_read_ok 8M 1
 	n=$(extsg_max_entries)
 	lab_note "largest external table: ${n:-none} entries; $(hostile_fake_count '^EXT_TABLE ') tables fetched"
 	check "[$tag] the target fetched external tables of several MRs" \
@@ -143,7 +130,7 @@ if hostile_login rsp-direct-only; then
 	check "[$tag] max_sectors fits one MR (2 MiB on rxe)" \
 		test "$(cat /sys/block/$HOSTILE_DEV/queue/max_hw_sectors_kb)" -le 2048
 	check "[$tag] requests may grow to max_sectors" extsg_big_requests
-	check "[$tag] 8 MiB O_DIRECT read matches the pattern" extsg_read 8M 1
+	check "[$tag] 8 MiB O_DIRECT read matches the pattern" hostile_read_ok 8M 1
 	check "[$tag] no indirect descriptor, overlong IU or error at the target" extsg_fake_clean
 	check "[$tag] logout" hostile_logout
 else
