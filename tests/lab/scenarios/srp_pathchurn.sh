@@ -33,7 +33,9 @@ lab_wait 20 lab_mp_map_of "${d[0]}"
 map=$(lab_mp_map_of "${d[0]}")
 check "both paths of LUN 0 in map $map" test -n "$map" -a "$map" = "$(lab_mp_map_of "${d[1]}")"
 
-runtime=$((CHURN_CYCLES * 60 + 60))
+# fio must outlive every cycle: one took 110 s with another guest on the
+# host (two vCPUs each on two cores), so give each 120 s.
+runtime=$((CHURN_CYCLES * 120 + 60))
 fio --name=churn --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
 	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
 	--verify_fatal=1 --do_verify=1 --time_based --runtime=$runtime \
