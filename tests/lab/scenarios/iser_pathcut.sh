@@ -57,7 +57,7 @@ multipath -ll $map
 
 fio --name=cut --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
 	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
-	--verify_fatal=1 --do_verify=1 --time_based --runtime=80 \
+	--verify_fatal=1 --do_verify=1 --time_based --runtime=120 \
 	--output-format=terse >/tmp/cut-fio.out 2>&1 &
 fpid=$!
 # fio's first requests may take seconds under TCG (process start, ALUA

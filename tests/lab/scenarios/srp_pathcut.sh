@@ -41,7 +41,7 @@ check "LUN 0 of path 0 ($d0) is in map $map" test -n "$map"
 
 fio --name=cut --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
 	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
-	--verify_fatal=1 --do_verify=1 --time_based --runtime=100 \
+	--verify_fatal=1 --do_verify=1 --time_based --runtime=180 \
 	--output-format=terse >/tmp/pathcut-fio.out 2>&1 &
 fpid=$!
 sleep 8
