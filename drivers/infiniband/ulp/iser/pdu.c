@@ -7,6 +7,7 @@
  */
 
 #include <linux/errno.h>
+#include <linux/kernel.h>
 #include <linux/string.h>
 #include <asm/byteorder.h>
 
@@ -120,21 +121,6 @@ static bool iser_text_dec(const char *s, u32 n, u64 *val)
 	return true;
 }
 
-/* Write @v in decimal into @buf (room for 10 digits); return its length. */
-static u32 iser_text_fmt(char *buf, u32 v)
-{
-	char tmp[10];
-	u32 n = 0, i;
-
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	for (i = 0; i < n; i++)
-		buf[i] = tmp[n - 1 - i];
-	return n;
-}
-
 /**
  * iser_text_cap_key() - lower a numeric key of a login/text data segment
  * @text: "key=value" pairs, each ended by a NUL (RFC 7143 section 6.1)
@@ -154,7 +140,7 @@ static u32 iser_text_fmt(char *buf, u32 v)
 int iser_text_cap_key(char *text, u32 *len, const char *key, u32 cap)
 {
 	u32 klen = strlen(key), pos = 0, end, vlen, nlen;
-	char num[10];
+	char num[11];	/* a u32 in decimal and its NUL */
 	int changed = 0;
 	u64 val;
 
@@ -170,7 +156,7 @@ int iser_text_cap_key(char *text, u32 *len, const char *key, u32 cap)
 			vlen = end - pos - klen - 1;
 			if (iser_text_dec(pair + klen + 1, vlen, &val) &&
 			    val > cap) {
-				nlen = iser_text_fmt(num, cap);
+				nlen = snprintf(num, sizeof(num), "%u", cap);
 				memcpy(pair + klen + 1, num, nlen);
 				memmove(pair + klen + 1 + nlen, text + end,
 					*len - end);
