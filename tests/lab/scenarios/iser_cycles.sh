@@ -14,7 +14,9 @@
 # caches (the initiator's, libiscsi's and scsi_transport_iscsi's
 # allocations) must not grow by more than one object per two cycles: a
 # leak of one object per cycle fails. A cache counts as leaking only when
-# it grew in both halves of the cycles (one more settled reading halfway). The other caches are listed but not
+# it grew by more than that in each half of the cycles (one more settled
+# reading halfway): a cache that jumps once (kmalloc-16 +718 then +5 in
+# one CI run) is not a leak. The other caches are listed but not
 # checked: they follow the processes each cycle runs (anon_vma_chain,
 # filp, proc inodes; a few hundred objects up or down between two
 # readings with nothing in between).
@@ -97,13 +99,14 @@ lab_note "settled, over $cycles cycles: kmalloc objects $grow, all caches $(alls
 sort -k2 -nr /tmp/cycles-diff | awk '$2 > 2 || $2 < -2 { printf "    %s %+d\n", $1, $2 }' | head -24
 iser_slab_diff /tmp/cycles-slab0b /tmp/cycles-slabmid > /tmp/cycles-diff1
 iser_slab_diff /tmp/cycles-slabmid /tmp/cycles-slab1 > /tmp/cycles-diff2
-# A leak grows its cache in both halves; noise (a few hundred objects
-# between two idle readings) goes up in one reading and down in another.
-leaks=$(awk -v t=$tolerance '
+# A leak grows its cache steadily, in each half; noise (a few hundred
+# objects between two idle readings) moves in one reading and stays or
+# goes back in the other.
+leaks=$(awk -v t=$((tolerance / 2)) '
 	FILENAME == ARGV[1] { a[$1] = $2; next }
-	$1 ~ /^kmalloc-/ && a[$1] > 0 && $2 > 0 && a[$1] + $2 > t {
+	$1 ~ /^kmalloc-/ && a[$1] > t && $2 > t {
 		printf "%s %+d%+d ", $1, a[$1], $2 }' /tmp/cycles-diff1 /tmp/cycles-diff2)
-check "kmalloc slab flat over $cycles cycles (total $grow objects; no cache grew by more than $tolerance over both halves${leaks:+: $leaks})" \
+check "kmalloc slab flat over $cycles cycles (total $grow objects; no cache grew by more than $((tolerance / 2)) in each half${leaks:+: $leaks})" \
 	test -z "$leaks"
 check "per-CPU memory flat over $cycles cycles ($pcpu0 -> $pcpu1 kB)" \
 	test $((pcpu1 - pcpu0)) -lt 64

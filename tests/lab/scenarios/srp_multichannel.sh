@@ -51,7 +51,7 @@ mc_reads_start() {
 		while [ $SECONDS -lt $end ]; do
 			s=$(cat /sys/class/srp_remote_ports/port-$HOSTILE_HOST:1/state)
 			[ "$s" = running ] || echo "rport $s" >> $MC_ERR
-			hostile_read_ok >/dev/null || echo "read $n failed" >> $MC_ERR
+			hostile_read_ok 4K 1 >/dev/null || echo "read $n failed" >> $MC_ERR
 			n=$((n + 1))
 			sleep 0.2
 		done
