@@ -373,16 +373,22 @@ bench_row_down() {
 
 # --- measurements ----------------------------------------------------------
 
-# Busy CPU time of the whole guest in USER_HZ ticks (all but idle and iowait):
-# initiator, target and soft-RoCE all run here.
-bench_cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+# bench_sample: "TICKS INTR SOFTIRQ" of the whole guest (initiator, target
+# and soft-RoCE all run here): busy CPU time in USER_HZ ticks (all but idle
+# and iowait), interrupts and softirqs run since boot. Interrupts and
+# softirqs per I/O count work, not time, so a busy host does not skew them.
+bench_sample() {
+	awk '/^cpu / { t = $2 + $3 + $4 + $7 + $8 + $9 }
+	     /^intr / { i = $2 } /^softirq / { s = $2 }
+	     END { print t, i, s }' /proc/stat
+}
 
 # bench_fio ROW REP JOB RW BS NUMJOBS IODEPTH: one fio run on $dev; prints
 # one fio record, or n/a. CPU is sampled in the middle of the run (after the
 # ramp, half a second short of the end) and divided by the I/Os fio counted
 # at its mean rate over that window.
 bench_fio() {
-	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 t1 t2 end dir=read rc
+	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 end dir=read rc
 	out=$BENCH_RAW/$row.$job.$rep.json
 	case $rw in *write) dir="write" ;; esac
 	fio --name="$job" --filename="$dev" --direct=1 --ioengine=libaio \
@@ -392,10 +398,10 @@ bench_fio() {
 		--output-format=json --output="$out" >/dev/null 2>"$out.err" &
 	pid=$!
 	sleep "$RAMP.25"
-	c1=$(bench_cpu_ticks)
+	read -r c1 i1 s1 < <(bench_sample)
 	t1=$(bench_now)
 	sleep "$(awk -v r="$RUNTIME" 'BEGIN { print (r > 1 ? r - 0.5 : r / 2) }')"
-	c2=$(bench_cpu_ticks)
+	read -r c2 i2 s2 < <(bench_sample)
 	t2=$(bench_now)
 	end=$((SECONDS + RUNTIME + RAMP + 60))
 	while kill -0 $pid 2>/dev/null; do
@@ -414,7 +420,8 @@ bench_fio() {
 	fi
 	bench_emit "$(jq -c --arg row "$row" --argjson rep "$rep" --arg job "$job" \
 		--arg dir "$dir" --arg dev "$dev" \
-		--argjson ticks $((c2 - c1)) \
+		--argjson ticks $((c2 - c1)) --argjson intr $((i2 - i1)) \
+		--argjson softirq $((s2 - s1)) \
 		--argjson win "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')" '
 		.jobs[0] as $j | $j[$dir] as $d |
 		($d.lat_ns.percentile // $d.clat_ns.percentile) as $pct |
@@ -424,8 +431,10 @@ bench_fio() {
 		 pct_of: (if $d.lat_ns.percentile then "lat" else "clat" end),
 		 lat_mean_us: ($d.lat_ns.mean / 1000), ios: $d.total_ios,
 		 fio_cpu_pct: ($j.usr_cpu + $j.sys_cpu),
-		 cpu_us_per_io: (if $d.iops > 0 and $win > 0
-			then ($ticks * 10000) / ($d.iops * $win) else null end)}' "$out")"
+		 ($d.iops * $win) as $n |
+		 cpu_us_per_io: (if $n > 0 then ($ticks * 10000) / $n else null end),
+		 intr_per_io: (if $n > 0 then $intr / $n else null end),
+		 softirq_per_io: (if $n > 0 then $softirq / $n else null end)}' "$out")"
 }
 
 # bench_jobs ROW REP: every job of $JOBS on the row's device.

@@ -39,7 +39,8 @@ ROW_COLOURS = {
     "nvmeof": "#d9822b",
 }
 SIZES = {"4k": 4096, "128k": 131072, "1m": 1048576}
-METRICS = ("iops", "bw_mib", "p50_us", "p99_us", "cpu_us_per_io")
+METRICS = ("iops", "bw_mib", "p50_us", "p99_us", "cpu_us_per_io", "intr_per_io",
+           "softirq_per_io")
 HEADLINE = {
     "iops": ("iops", "IOPS", True),
     "bw": ("bw_mib", "MiB/s", True),
@@ -225,6 +226,8 @@ def fmt(v, metric):
         return "%.0f" % v
     if metric == "cpu_us_per_io":
         return "%.0f" % v
+    if metric in ("intr_per_io", "softirq_per_io"):
+        return "%.2f" % v
     return "%.3g" % v
 
 
@@ -312,8 +315,10 @@ def summary_md(agg, jobs, out):
     L.append("## Every metric")
     L.append("")
     L.append("CPU µs/IO: busy CPU time of the whole guest (initiator, target and soft-RoCE "
-             "together) per I/O, sampled in the middle of the run. range: min–max of the "
-             "headline over the repeats.")
+             "together) per I/O, sampled in the middle of the run; intr/IO and softirq/IO: "
+             "interrupts and softirqs of the whole guest per I/O over the same window (work "
+             "counts that a busy host does not skew). range: min–max of the headline over "
+             "the repeats.")
     for name, jr in agg["jobs"].items():
         job = jobs[name]
         metric = HEADLINE[job["headline"]][0]
@@ -321,12 +326,13 @@ def summary_md(agg, jobs, out):
         L.append("### %s: %s %s, %d job(s) × QD %d" % (name, job["rw"], job["bs"],
                                                         job["numjobs"], job["iodepth"]))
         L.append("")
-        head = ["row", "IOPS", "MiB/s", "p50 µs", "p99 µs", "CPU µs/IO", "% ceiling", "reps", "range"]
+        head = ["row", "IOPS", "MiB/s", "p50 µs", "p99 µs", "CPU µs/IO", "intr/IO", "softirq/IO",
+                "% ceiling", "reps", "range"]
         trs = []
         for r in rows:
             ent = jr["rows"].get(r, {})
             if "median" not in ent:
-                trs.append([ROW_LABELS.get(r, r), cell(ent, "iops")] + [""] * 7)
+                trs.append([ROW_LABELS.get(r, r), cell(ent, "iops")] + [""] * 9)
                 continue
             m = ent["median"]
             p = ent.get("pct_of_ceiling")
