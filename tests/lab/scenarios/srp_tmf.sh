@@ -62,6 +62,14 @@ tmf_log_lacks() {
 	return 1
 }
 
+# tmf_log_lacks_context REGEX: like tmf_log_lacks, but shows the 30
+# messages before the first match, which tell why it happened.
+tmf_log_lacks_context() {
+	[ "$(tmf_log_count "$1")" -eq 0 ] && return 0
+	dmesg | sed -n "/$TMF_MARK/,\$p" | grep -E -m1 -B30 "$1" | grep -v "I/O error"
+	return 1
+}
+
 # tmf_slow_up: LUN $SLOW_LUN on rxe0's target port, backed by LIO iblock on
 # a dm linear map over /dev/ram0 that the scenario can suspend.
 tmf_slow_up() {
@@ -210,8 +218,14 @@ if [ "$DRIVER" = ours ]; then
 	# meanwhile; what counts is that every abort settled its command.
 	check "every abort answered" \
 		tmf_log_lacks "task management function .*no response"
+	# LIO drops, unanswered, an ABORT TASK of one channel when a LUN reset
+	# comes in on another (each channel is an I_T nexus), and sg_reset -d
+	# escalates a failed LUN reset to a host reset: the driver sends one
+	# task management function per target at a time.
+	check "no LUN reset failed" \
+		tmf_log_lacks "task management function 0x8 .*(failed|no response)"
 	check "every abort settled its command: no host reset" \
-		tmf_log_lacks "host reset: reconnecting"
+		tmf_log_lacks_context "host reset: reconnecting"
 	# An ABORT TASK that races one of those LUN resets is answered
 	# FUNCTION FAILED (the reset owns the task) while the command is still
 	# ours: the midlayer then escalates to a LUN reset of its own, which

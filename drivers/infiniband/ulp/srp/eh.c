@@ -3,10 +3,10 @@
  * ib_srp: SCSI error handling - ABORT TASK, LUN RESET and host reset.
  *
  * Task management functions go out on the channel of the command (or of
- * the LUN's last command) and use the credit kept back for them, so they
- * are never stuck behind a full command window. Their response code is
- * checked: only a completed function counts as success. Host reset is a
- * reconnect through the transport class.
+ * the LUN's last command), one at a time per target, and use the credit
+ * kept back for them, so they are never stuck behind a full command
+ * window. Their response code is checked: only a completed function counts
+ * as success. Host reset is a reconnect through the transport class.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -38,6 +38,7 @@ static int srp_send_tmf(struct srp_channel *ch, u64 task_tag, u64 lun,
 	u64 tag;
 	int ret;
 
+	mutex_lock(&target->tmf_mutex);
 	mutex_lock(&ch->tmf_mutex);
 	if (!READ_ONCE(ch->connected)) {
 		ret = -ENOTCONN;
@@ -82,6 +83,7 @@ static int srp_send_tmf(struct srp_channel *ch, u64 task_tag, u64 lun,
 	trace_srp_tmf(ch, func, task_tag, ret);
 out:
 	mutex_unlock(&ch->tmf_mutex);
+	mutex_unlock(&target->tmf_mutex);
 	if (ret)
 		shost_printk(KERN_WARNING, target->shost,
 			     "channel %u: task management function %#x for LUN %llu: %s (%d)\n",

@@ -312,6 +312,12 @@ enum srp_target_state {
  * @entry:       link in @host->targets
  * @lock:        protects @state
  * @state:       scanning, live or being removed
+ * @tmf_mutex:   one task management function of the target in flight.
+ *               Each channel is an I_T nexus of its own, and a LUN reset
+ *               makes the target abort the TMFs of other nexuses it
+ *               overlaps, without a response (LIO does: an ABORT TASK on
+ *               one channel went unanswered during a LUN reset on
+ *               another). Taken before a channel's &srp_channel.tmf_mutex.
  * @ch:          channels, @ch_count of them
  * @ch_count:    channels in use
  * @queue_size:  send IUs per channel (can_queue + RSP + TMF slots)
@@ -344,6 +350,7 @@ struct srp_target {
 
 	spinlock_t		lock;	/* protects @state */
 	enum srp_target_state	state;
+	struct mutex		tmf_mutex;	/* one TMF in flight */
 
 	struct srp_channel	*ch;
 	unsigned int		ch_count;

@@ -283,6 +283,7 @@ static struct srp_target *srp_target_alloc_host(struct srp_host *host,
 	target->cm = srp_target_opts_rdma_cm(opts) ? &srp_rdma_cm_ops :
 						     &srp_ib_cm_ops;
 	spin_lock_init(&target->lock);
+	mutex_init(&target->tmf_mutex);
 	target->state = SRP_TARGET_SCANNING;
 	INIT_LIST_HEAD(&target->entry);
 	INIT_WORK(&target->remove_work, srp_remove_work);
