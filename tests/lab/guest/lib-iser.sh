@@ -75,36 +75,6 @@ iser_slab_objs() {
 	awk '$1 ~ /^kmalloc-/ { n += $2 } END { print n }' /proc/slabinfo
 }
 
-# iser_slab_settle: free what can be freed before slab usage is read: the
-# page cache, dentries and inodes (sysfs lookups leave them behind), what
-# RCU callbacks and kfree_rcu() batches (up to 5 s) hold, and SLUB's
-# per-CPU slabs, whose objects /proc/slabinfo counts as active whether in
-# use or not (writing a cache's "shrink" flushes them to the node lists).
-iser_slab_settle() {
-	local f
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
-	sleep 6
-	for f in /sys/kernel/slab/*/shrink; do
-		echo 1 > "$f"
-	done 2>/dev/null
-}
-
-# iser_slab_caches: "cache active-objects object-size" of every slab
-# cache, sorted by name.
-iser_slab_caches() {
-	awk 'NR > 2 { print $1, $2, $4 }' /proc/slabinfo | sort
-}
-
-# iser_slab_diff BEFORE AFTER: "cache objects bytes" of each cache whose
-# active objects changed between two iser_slab_caches listings.
-iser_slab_diff() {
-	awk 'NR == FNR { n[$1] = $2; sz[$1] = $3; next }
-	     { d = $2 - n[$1]; sz[$1] = $3; delete n[$1]
-	       if (d) print $1, d, d * $3 }
-	     END { for (c in n) if (n[c]) print c, -n[c], -n[c] * sz[c] }' "$1" "$2"
-}
-
 # iser_check_bg NAME PID: record NAME as passed if background job PID (a
 # child of this shell, so not run through check's subshell) exits 0.
 iser_check_bg() {

@@ -298,3 +298,34 @@ lab_fio_verify() {
 		--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
 		--verify_fatal=1 --do_verify=1 --output-format=terse "$@" >/dev/null
 }
+
+# lab_slab_settle: free what can be freed before slab usage is read: the
+# page cache, dentries and inodes (sysfs lookups leave them behind), what
+# RCU callbacks and kfree_rcu() batches (up to 5 s) hold, and SLUB's
+# per-CPU slabs, whose objects /proc/slabinfo counts as active whether in
+# use or not (writing a cache's "shrink" flushes them to the node lists).
+lab_slab_settle() {
+	local f
+	udevadm settle
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+	sleep 6
+	for f in /sys/kernel/slab/*/shrink; do
+		echo 1 > "$f"
+	done 2>/dev/null
+}
+
+# lab_slab_caches: "cache active-objects object-size" of every slab
+# cache, sorted by name.
+lab_slab_caches() {
+	awk 'NR > 2 { print $1, $2, $4 }' /proc/slabinfo | sort
+}
+
+# lab_slab_diff BEFORE AFTER: "cache objects bytes" of each cache whose
+# active objects changed between two lab_slab_caches listings.
+lab_slab_diff() {
+	awk 'NR == FNR { n[$1] = $2; sz[$1] = $3; next }
+	     { d = $2 - n[$1]; sz[$1] = $3; delete n[$1]
+	       if (d) print $1, d, d * $3 }
+	     END { for (c in n) if (n[c]) print c, -n[c], -n[c] * sz[c] }' "$1" "$2"
+}

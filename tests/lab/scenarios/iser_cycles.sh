@@ -5,7 +5,7 @@
 # node.session.scan=manual for the cycles, so each costs the connection,
 # login, session and logout and not a SCSI scan and udev run of two disks.
 #
-# Slab usage is read settled (iser_slab_settle: page cache, dentries and
+# Slab usage is read settled (lab_slab_settle: page cache, dentries and
 # inodes dropped, RCU and kfree_rcu batches run, SLUB's per-CPU slabs
 # flushed), cache by cache. Read the raw way (kmalloc active objects
 # without settling) the caches seemed to grow by ~8 objects per cycle with
@@ -50,7 +50,7 @@ cycle() {
 }
 
 pcpu() { awk '$1 == "Percpu:" { print $2 }' /proc/meminfo; }
-# object totals of an iser_slab_diff listing: kmalloc caches, all caches
+# object totals of an lab_slab_diff listing: kmalloc caches, all caches
 kmsum() { awk '$1 ~ /^kmalloc-/ { n += $2 } END { print n + 0 }' "$1"; }
 allsum() { awk '{ n += $2 } END { print n + 0 }' "$1"; }
 
@@ -60,45 +60,45 @@ done
 check "$warmup warm-up cycles" test "$i" = "$warmup"
 
 # one session's slab, settled, against none
-iser_slab_settle
-iser_slab_caches > /tmp/cycles-idle
+lab_slab_settle
+lab_slab_caches > /tmp/cycles-idle
 node --login >/dev/null
-iser_slab_settle
-iser_slab_caches > /tmp/cycles-session
+lab_slab_settle
+lab_slab_caches > /tmp/cycles-session
 node --logout >/dev/null
 lab_note "slab of one session (rx_data_max $(cat /sys/module/ib_iser/parameters/rx_data_max 2>/dev/null || echo -)):" \
-	"$(iser_slab_diff /tmp/cycles-idle /tmp/cycles-session | awk '{ kb += $3 } END { printf "%d KiB", kb / 1024 }')"
-iser_slab_diff /tmp/cycles-idle /tmp/cycles-session | sort -k3 -nr | head -8 |
+	"$(lab_slab_diff /tmp/cycles-idle /tmp/cycles-session | awk '{ kb += $3 } END { printf "%d KiB", kb / 1024 }')"
+lab_slab_diff /tmp/cycles-idle /tmp/cycles-session | sort -k3 -nr | head -8 |
 	awk '{ printf "    %s %+d objects, %+d KiB\n", $1, $2, $3 / 1024 }'
 
 # noise: two settled readings with nothing in between
-iser_slab_settle
-iser_slab_caches > /tmp/cycles-slab0
-iser_slab_settle
-iser_slab_caches > /tmp/cycles-slab0b
-iser_slab_diff /tmp/cycles-slab0 /tmp/cycles-slab0b > /tmp/cycles-noise
+lab_slab_settle
+lab_slab_caches > /tmp/cycles-slab0
+lab_slab_settle
+lab_slab_caches > /tmp/cycles-slab0b
+lab_slab_diff /tmp/cycles-slab0 /tmp/cycles-slab0b > /tmp/cycles-noise
 lab_note "settled slab noise: $(kmsum /tmp/cycles-noise) kmalloc objects, $(allsum /tmp/cycles-noise) in all caches"
 pcpu0=$(pcpu)
 start=$SECONDS
 for ((i = 0; i < cycles; i++)); do
 	cycle || break
 	if [ $i = $((cycles / 2 - 1)) ]; then
-		iser_slab_settle
-		iser_slab_caches > /tmp/cycles-slabmid
+		lab_slab_settle
+		lab_slab_caches > /tmp/cycles-slabmid
 	fi
 done
 took=$((SECONDS - start))
 check "$cycles login/logout cycles" test "$i" = "$cycles"
 lab_note "$i cycles in ${took}s"
-iser_slab_settle
-iser_slab_caches > /tmp/cycles-slab1
+lab_slab_settle
+lab_slab_caches > /tmp/cycles-slab1
 pcpu1=$(pcpu)
-iser_slab_diff /tmp/cycles-slab0b /tmp/cycles-slab1 > /tmp/cycles-diff
+lab_slab_diff /tmp/cycles-slab0b /tmp/cycles-slab1 > /tmp/cycles-diff
 grow=$(kmsum /tmp/cycles-diff)
 lab_note "settled, over $cycles cycles: kmalloc objects $grow, all caches $(allsum /tmp/cycles-diff); changes:"
 sort -k2 -nr /tmp/cycles-diff | awk '$2 > 2 || $2 < -2 { printf "    %s %+d\n", $1, $2 }' | head -24
-iser_slab_diff /tmp/cycles-slab0b /tmp/cycles-slabmid > /tmp/cycles-diff1
-iser_slab_diff /tmp/cycles-slabmid /tmp/cycles-slab1 > /tmp/cycles-diff2
+lab_slab_diff /tmp/cycles-slab0b /tmp/cycles-slabmid > /tmp/cycles-diff1
+lab_slab_diff /tmp/cycles-slabmid /tmp/cycles-slab1 > /tmp/cycles-diff2
 # A leak grows its cache steadily, in each half; noise (a few hundred
 # objects between two idle readings) moves in one reading and stays or
 # goes back in the other.
