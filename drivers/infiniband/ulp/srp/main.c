@@ -163,7 +163,11 @@ static int __init srp_init(void)
 
 	srp_fixup_params();
 
-	srp_remove_wq = alloc_workqueue("srp_remove", WQ_MEM_RECLAIM, 0);
+	/*
+	 * Not WQ_MEM_RECLAIM: removing a SCSI host flushes runtime-PM work of
+	 * its devices, which runs on a workqueue without a rescuer.
+	 */
+	srp_remove_wq = alloc_workqueue("srp_remove", 0, 0);
 	if (!srp_remove_wq)
 		return -ENOMEM;
 
