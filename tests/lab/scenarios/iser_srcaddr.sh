@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# iSER source address binding (iface.net_ifacename) and the host's
+# ipaddress.
+#
+# A second address on dummy0, $SA_IP4, carries an iSER portal: the routing
+# table connects to it from $SA_IP4 itself (a local destination is its own
+# source), while dummy0's primary address is $IP0. An iface record
+# "srcaddr" (transport iser, net_ifacename dummy0) logs in to that portal
+# over IPv4 and to an IPv6 portal on dummy0 ($SA_IP6).
+#
+# open-iscsi's iscsid connects iSER sessions with plain EP_CONNECT, on the
+# first login and on every reconnect: only iscsiadm's SendTargets discovery
+# through an iface whose netdev is the netdev of an existing iSCSI host
+# connects through that host (docs/iser.md). So:
+#   - the sessions connect from the routing's source; the host's ipaddress
+#     must show exactly the address the target sees, before and after a
+#     reconnect (target portal group disabled and enabled again), and data
+#     written before the reconnect must read back identically after it;
+#   - a discovery through the iface once the IPv4 session (host netdev
+#     dummy0) exists must connect from dummy0's primary address $IP0, not
+#     from the routing's $SA_IP4: this fails if the binding breaks. Over
+#     IPv6 the bound and the routed source are the same address here (an
+#     address on the bound device equal to the destination always wins
+#     source address selection), so that check only shows the IPv6 binding
+#     path connects.
+# Leaves the guest as it found it (addresses, portals, records removed).
+#
+# lab-drivers: ours
+source /lab/lib-iser.sh
+
+tpg=$CFS/iscsi/$ISER_IQN/tpgt_1
+SA_IP4=192.0.2.9
+SA_IP6=fd00:db8::9
+SA_IP6_FULL=fd00:0db8:0000:0000:0000:0000:0000:0009	# as sysfs prints it
+SA_IFACE=srcaddr
+np4=$tpg/np/$SA_IP4:$ISER_PORT
+np6=$tpg/np/[$SA_IP6]:$ISER_PORT
+
+lab_net_up
+lab_iser_target_up 2
+lab_iscsid_up
+check "ib_iser loads" lab_iser_load
+
+ip addr add $SA_IP4/24 dev $NETDEV0
+ip addr add $SA_IP6/64 dev $NETDEV0 nodad
+check "routing connects to $SA_IP4 from $SA_IP4" sh -c \
+	"ip route get $SA_IP4 | grep -q 'src $SA_IP4'"
+mkdir -p "$np4" "$np6"
+check "iSER portals on $SA_IP4 and [$SA_IP6]" sh -c \
+	"echo 1 > '$np4/iser' && echo 1 > '$np6/iser'"
+
+iscsiadm -m iface -I $SA_IFACE -o new >/dev/null
+iscsiadm -m iface -I $SA_IFACE -o update -n iface.transport_name -v iser >/dev/null
+check "iface $SA_IFACE bound to $NETDEV0" sh -c \
+	"iscsiadm -m iface -I $SA_IFACE -o update -n iface.net_ifacename -v $NETDEV0 >/dev/null &&
+	 iscsiadm -m iface -I $SA_IFACE | grep -q 'iface.net_ifacename = $NETDEV0'"
+
+# sa_conn ADDR: iscsi_connection directory of the session to portal ADDR.
+sa_conn() {
+	local c
+	for c in /sys/class/iscsi_connection/connection*; do
+		[ "$(cat "$c/persistent_address" 2>/dev/null)" = "$1" ] && { echo "$c"; return 0; }
+	done
+	return 1
+}
+# sa_host ADDR: /sys/class/iscsi_host/hostN of the session to portal ADDR.
+sa_host() {
+	local c s
+	c=$(sa_conn "$1") || return 1
+	s=${c##*/connection}
+	s=session${s%%:*}
+	echo /sys/class/iscsi_host/host$(readlink -f /sys/class/iscsi_session/$s/device |
+		sed -n 's|.*/host\([0-9]*\)/.*|\1|p')
+}
+# sa_logged_in ADDR: the session to ADDR is in full feature phase.
+sa_logged_in() {
+	local c s
+	c=$(sa_conn "$1") || return 1
+	s=${c##*/connection}
+	grep -q LOGGED_IN /sys/class/iscsi_session/session${s%%:*}/state
+}
+# sa_target_sees ADDR: an initiator address the target shows for our ACL.
+sa_target_sees() {
+	grep -q "Address $1 " $tpg/acls/$(lab_initiator_iqn)/info
+}
+# sa_connected_from DST SRC: count of our "connected" messages for DST
+# from SRC in the kernel log.
+sa_connected_from() {
+	dmesg | grep -cF "ib_iser: $1: connected from $2 on"
+}
+# sa_ipaddress_is ADDR WANT: the host of the session to ADDR shows WANT as
+# its ipaddress, and -P3 as its "Iface IPaddress".
+sa_ipaddress_is() {
+	local h
+	h=$(sa_host "$1") || return 1
+	echo "$h/ipaddress: $(cat $h/ipaddress 2>&1)"
+	[ "$(cat $h/ipaddress)" = "$2" ] &&
+		iscsiadm -m session -P3 | grep -q "Iface IPaddress: $2\$"
+}
+
+# First discovery: no host is bound to dummy0 yet, iscsiadm connects
+# without one (routing's source).
+check "discovery through $SA_IFACE on $SA_IP4" sh -c \
+	"iscsiadm -m discovery -t st -p $SA_IP4:$ISER_PORT -I $SA_IFACE | grep -q '$SA_IP4:$ISER_PORT.*$ISER_IQN'"
+lab_note "unbound discovery: $(sa_connected_from $SA_IP4:$ISER_PORT $SA_IP4) connection(s) from $SA_IP4"
+check "login through $SA_IFACE on $SA_IP4" \
+	iscsiadm -m node -T $ISER_IQN -p $SA_IP4:$ISER_PORT -I $SA_IFACE --login
+check "2 disks on $SA_IP4" iser_wait_disks $SA_IP4 2
+h4=$(sa_host $SA_IP4)
+check "host netdev is $NETDEV0 (set by iscsid)" grep -qx $NETDEV0 $h4/netdev
+check "target sees the session from $SA_IP4" sa_target_sees $SA_IP4
+check "host ipaddress is the connection's address $SA_IP4" \
+	sa_ipaddress_is $SA_IP4 $SA_IP4
+
+# Discovery through the iface now connects through the bound host.
+n=$(sa_connected_from "[$SA_IP6]:$ISER_PORT" $SA_IP6)
+check "IPv6 discovery through the host bound to $NETDEV0" sh -c \
+	"iscsiadm -m discovery -t st -p [$SA_IP6]:$ISER_PORT -I $SA_IFACE | grep -q '$ISER_IQN'"
+check "IPv6 discovery connected from $NETDEV0's $SA_IP6" \
+	test "$(sa_connected_from "[$SA_IP6]:$ISER_PORT" $SA_IP6)" -gt "$n"
+check "IPv6 login through $SA_IFACE on [$SA_IP6]" \
+	iscsiadm -m node -T $ISER_IQN -p "[$SA_IP6]:$ISER_PORT" -I $SA_IFACE --login
+check "2 disks on [$SA_IP6]" iser_wait_disks $SA_IP6 2
+check "target sees the IPv6 session from $SA_IP6" sa_target_sees $SA_IP6
+check "IPv6 host ipaddress is $SA_IP6" sa_ipaddress_is $SA_IP6 $SA_IP6_FULL
+
+disk=$(iser_disks $SA_IP4 | head -1)
+disk6=$(iser_disks $SA_IP6 | head -1)
+dd if=/dev/urandom of=/tmp/sa-pattern bs=1M count=4 2>/dev/null
+sum=$(sha256sum < /tmp/sa-pattern)
+check "4 MiB written to $disk" \
+	dd if=/tmp/sa-pattern of=/dev/$disk bs=1M seek=64 oflag=direct
+
+# Reconnect: the target drops every connection of the portal group.
+echo 0 > $tpg/enable
+sleep 3
+echo 1 > $tpg/enable
+check "IPv4 session reconnected" lab_wait 60 sa_logged_in $SA_IP4
+check "IPv6 session reconnected" lab_wait 60 sa_logged_in $SA_IP6
+sa_seen_and_shown() { sa_target_sees "$2" && sa_ipaddress_is "$1" "$3"; }
+check "host ipaddress after the reconnect is $SA_IP4, as the target sees" \
+	sa_seen_and_shown $SA_IP4 $SA_IP4 $SA_IP4
+check "IPv6 host ipaddress after the reconnect, as the target sees" \
+	sa_seen_and_shown $SA_IP6 $SA_IP6 $SA_IP6_FULL
+check "data reads back identically on $disk after the reconnect" sh -c \
+	"[ \"\$(dd if=/dev/$disk bs=1M skip=64 count=4 iflag=direct 2>/dev/null | sha256sum)\" = '$sum' ]"
+check "and through the IPv6 session ($disk6)" sh -c \
+	"[ \"\$(dd if=/dev/$disk6 bs=1M skip=64 count=4 iflag=direct 2>/dev/null | sha256sum)\" = '$sum' ]"
+
+# The binding: a discovery through the host bound to dummy0 connects from
+# dummy0's primary address, not from the routing's source.
+n=$(sa_connected_from $SA_IP4:$ISER_PORT $IP0)
+check "IPv4 discovery through the host bound to $NETDEV0" sh -c \
+	"iscsiadm -m discovery -t st -p $SA_IP4:$ISER_PORT -I $SA_IFACE | grep -q '$ISER_IQN'"
+check "IPv4 discovery connected from $NETDEV0's $IP0, not the routed $SA_IP4" \
+	test "$(sa_connected_from $SA_IP4:$ISER_PORT $IP0)" -gt "$n"
+dmesg | grep -F "connected from" | tail -6
+
+check "logout through $SA_IFACE" sh -c \
+	"iscsiadm -m node -T $ISER_IQN -p $SA_IP4:$ISER_PORT -I $SA_IFACE --logout &&
+	 iscsiadm -m node -T $ISER_IQN -p '[$SA_IP6]:$ISER_PORT' -I $SA_IFACE --logout"
+iscsiadm -m node -I $SA_IFACE -o delete >/dev/null 2>&1
+iscsiadm -m iface -I $SA_IFACE -o delete >/dev/null 2>&1
+rmdir "$np4" "$np6"
+ip addr del $SA_IP4/24 dev $NETDEV0
+ip addr del $SA_IP6/64 dev $NETDEV0
+check "no session, record, portal or address left" sh -c \
+	"! iscsiadm -m session 2>/dev/null | grep -q . &&
+	 ! iscsiadm -m iface | grep -q '^$SA_IFACE ' &&
+	 [ ! -e '$np4' ] && [ ! -e '$np6' ] &&
+	 ! ip addr show dev $NETDEV0 | grep -qE '$SA_IP4|$SA_IP6'"
+check "ib_iser unloads after logout" iser_unload
