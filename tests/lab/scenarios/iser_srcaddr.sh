@@ -3,9 +3,11 @@
 # iSER source address binding (iface.net_ifacename) and the host's
 # ipaddress.
 #
-# A second address on dummy0, $SA_IP4, carries an iSER portal: the routing
-# table connects to it from $SA_IP4 itself (a local destination is its own
-# source), while dummy0's primary address is $IP0. An iface record
+# A second primary address on dummy0, $SA_IP4/25 (inside $IP0's /24, so
+# $IP0 stays the device's first address on the portal's subnet), carries
+# an iSER portal: the routing table connects to it from $SA_IP4 itself (the
+# local route of a primary address has itself as source; a secondary
+# address's would have $IP0). An iface record
 # "srcaddr" (transport iser, net_ifacename dummy0) logs in to that portal
 # over IPv4 and to an IPv6 portal on dummy0 ($SA_IP6).
 #
@@ -30,7 +32,7 @@
 source /lab/lib-iser.sh
 
 tpg=$CFS/iscsi/$ISER_IQN/tpgt_1
-SA_IP4=192.0.2.9
+SA_IP4=192.0.2.129
 SA_IP6=fd00:db8::9
 SA_IP6_FULL=fd00:0db8:0000:0000:0000:0000:0000:0009	# as sysfs prints it
 SA_IFACE=srcaddr
@@ -42,7 +44,7 @@ lab_iser_target_up 2
 lab_iscsid_up
 check "ib_iser loads" lab_iser_load
 
-ip addr add $SA_IP4/24 dev $NETDEV0
+ip addr add $SA_IP4/25 dev $NETDEV0
 ip addr add $SA_IP6/64 dev $NETDEV0 nodad
 check "routing connects to $SA_IP4 from $SA_IP4" sh -c \
 	"ip route get $SA_IP4 | grep -q 'src $SA_IP4'"
@@ -90,13 +92,16 @@ sa_connected_from() {
 	dmesg | grep -cF "ib_iser: $1: connected from $2 on"
 }
 # sa_ipaddress_is ADDR WANT: the host of the session to ADDR shows WANT as
-# its ipaddress, and -P3 as its "Iface IPaddress".
+# its ipaddress, and -P3 as its "Iface IPaddress" (IPv6 in brackets).
 sa_ipaddress_is() {
-	local h
+	local h p3=$2
 	h=$(sa_host "$1") || return 1
 	echo "$h/ipaddress: $(cat $h/ipaddress 2>&1)"
+	iscsiadm -m session -P3 | grep "Iface IPaddress"
+	[[ $p3 == *:* ]] && p3="[$p3]"
 	[ "$(cat $h/ipaddress)" = "$2" ] &&
-		iscsiadm -m session -P3 | grep -q "Iface IPaddress: $2\$"
+		iscsiadm -m session -P3 |
+		awk -F': ' '/Iface IPaddress:/ { print $2 }' | grep -qxF "$p3"
 }
 
 # First discovery: no host is bound to dummy0 yet, iscsiadm connects
@@ -163,7 +168,7 @@ check "logout through $SA_IFACE" sh -c \
 iscsiadm -m node -I $SA_IFACE -o delete >/dev/null 2>&1
 iscsiadm -m iface -I $SA_IFACE -o delete >/dev/null 2>&1
 rmdir "$np4" "$np6"
-ip addr del $SA_IP4/24 dev $NETDEV0
+ip addr del $SA_IP4/25 dev $NETDEV0
 ip addr del $SA_IP6/64 dev $NETDEV0
 check "no session, record, portal or address left" sh -c \
 	"! iscsiadm -m session 2>/dev/null | grep -q . &&
