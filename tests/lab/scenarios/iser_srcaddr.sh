@@ -1,32 +1,36 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # iSER source address binding (iface.net_ifacename) and the host's
-# ipaddress.
+# ipaddress (docs/iser.md).
 #
 # A second primary address on dummy0, $SA_IP4/25 (inside $IP0's /24, so
 # $IP0 stays the device's first address on the portal's subnet), carries
 # an iSER portal: the routing table connects to it from $SA_IP4 itself (the
 # local route of a primary address has itself as source; a secondary
-# address's would have $IP0). An iface record
-# "srcaddr" (transport iser, net_ifacename dummy0) logs in to that portal
-# over IPv4 and to an IPv6 portal on dummy0 ($SA_IP6).
+# address's would have $IP0). An iface record "srcaddr" (transport iser,
+# net_ifacename dummy0) logs in to that portal, and later to an IPv6 portal
+# on dummy0 ($SA_IP6).
 #
 # open-iscsi's iscsid connects iSER sessions with plain EP_CONNECT, on the
-# first login and on every reconnect: only iscsiadm's SendTargets discovery
-# through an iface whose netdev is the netdev of an existing iSCSI host
-# connects through that host (docs/iser.md). So:
-#   - the sessions connect from the routing's source; the host's ipaddress
-#     must show exactly the address the target sees, before and after a
-#     reconnect (target portal group disabled and enabled again), and data
-#     written before the reconnect must read back identically after it;
-#   - a discovery through the iface once the IPv4 session (host netdev
-#     dummy0) exists must connect from dummy0's primary address $IP0, not
-#     from the routing's $SA_IP4: this fails if the binding breaks. Over
-#     IPv6 the bound and the routed source are the same address here (an
-#     address on the bound device equal to the destination always wins
-#     source address selection), so that check only shows the IPv6 binding
-#     path connects.
-# Leaves the guest as it found it (addresses, portals, records removed).
+# first login and on every reconnect; only iscsiadm's SendTargets discovery
+# through an iface whose netdev is an existing iSCSI host's connects
+# through that host. So:
+#   - the session connects from the routing's source; the host's ipaddress
+#     (and -P3's "Iface IPaddress") must be the address the target sees,
+#     before and after a reconnect (portal group disabled and enabled
+#     again), and data written before the reconnect must read back
+#     identically after it;
+#   - a discovery through the iface once the session (host netdev dummy0)
+#     exists must connect from dummy0's $IP0, not from the routing's
+#     $SA_IP4: this fails when the driver ignores the binding (tried);
+#   - over IPv6 the bound and the routed source are the same address here
+#     (an address of the bound device equal to the destination always wins
+#     source address selection), so the IPv6 discovery through the bound
+#     host only shows that the IPv6 binding connects; the IPv6 session
+#     checks the host's ipaddress in IPv6 form.
+# The target shows the address of an initiator's latest session only, so
+# the IPv6 session logs in after the IPv4 checks. Leaves the guest as it
+# found it (sessions, records, iface, portals and addresses removed).
 #
 # lab-drivers: ours
 source /lab/lib-iser.sh
