@@ -6,7 +6,8 @@
  *
  * Unlike the in-tree driver, the connection is made in the network
  * namespace of the caller (iscsid) and, when iscsid connects through a host
- * whose iface names a network device, from that device's address.
+ * whose iface names a network device, from that device's address (see
+ * docs/iser.md for when iscsid does).
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -15,11 +16,13 @@
 
 #include <linux/inetdevice.h>
 #include <linux/nsproxy.h>
+#include <net/addrconf.h>
 #include <net/net_namespace.h>
 #include <scsi/scsi_host.h>
 #include <scsi/scsi_transport_iscsi.h>
 
 #include "iser.h"
+#include "transport.h"
 
 #define ISER_RESOLVE_TIMEOUT_MS	1000
 
@@ -65,8 +68,10 @@ static void iser_established(struct iser_conn *ic,
 	ic->remote_inv = iser_remote_inv &&
 			 iser_cm_rep_send_inv(param->private_data,
 					      param->private_data_len);
-	pr_info("%pISpc: connected on %s, %s invalidation\n",
-		&ic->cm_id->route.addr.dst_addr, dev_name(&ic->dev->ib_dev->dev),
+	pr_info("%pISpc: connected from %pISc on %s, %s invalidation\n",
+		&ic->cm_id->route.addr.dst_addr,
+		&ic->cm_id->route.addr.src_addr,
+		dev_name(&ic->dev->ib_dev->dev),
 		ic->remote_inv ? "remote" : "local");
 	iser_set_state(ic, ISER_CONN_UP);
 	complete_all(&ic->established);
@@ -128,36 +133,90 @@ static int iser_cm_handler(struct rdma_cm_id *cm_id,
 	return 0;
 }
 
-/*
- * When iscsid connects through a host whose iface names a network device,
- * connect from that device's primary IPv4 address so the connection leaves
- * through the iface the administrator chose.
+/**
+ * iser_netdev_saddr6() - IPv6 source address of a network device
+ * @net:  namespace of @ndev
+ * @ndev: device to connect from
+ * @dst:  destination
+ * @src:  the address source address selection prefers on @ndev for @dst;
+ *        a link-local one is scoped to @ndev
+ *
+ * Return: 0, or -EADDRNOTAVAIL when @ndev has no address for @dst.
+ */
+static int iser_netdev_saddr6(struct net *net, struct net_device *ndev,
+			      const struct sockaddr_in6 *dst,
+			      struct sockaddr_in6 *src)
+{
+	if (!IS_ENABLED(CONFIG_IPV6))
+		return -EAFNOSUPPORT;
+	/* selection may prefer another device's address: not a binding */
+	if (ipv6_dev_get_saddr(net, ndev, &dst->sin6_addr, 0,
+			       &src->sin6_addr) ||
+	    !ipv6_chk_addr(net, &src->sin6_addr, ndev, 0))
+		return -EADDRNOTAVAIL;
+	src->sin6_family = AF_INET6;
+	if (ipv6_addr_type(&src->sin6_addr) & IPV6_ADDR_LINKLOCAL)
+		src->sin6_scope_id = ndev->ifindex;
+	return 0;
+}
+
+/**
+ * iser_src_addr() - source address of a connection through a host
+ * @shost: host iscsid connects through (EP_CONNECT_THROUGH_HOST), or NULL
+ * @dst:   target portal
+ * @src:   source address to bind, when 1 is returned
+ *
+ * A host whose iface names a network device ("default" is iscsid's word for
+ * none) binds the connection to that device's address in the caller's
+ * network namespace: for IPv4 its primary address (on @dst's subnet if it
+ * has one there), for IPv6 the one source address selection picks on it.
+ * Called under scsi_transport_iscsi's netlink mutex, which also serializes
+ * iscsid's updates of the host's netdev name.
+ *
+ * Return: 1 with @src set, 0 when the connection is not bound, or a
+ * negative errno when the device or a usable address on it is missing.
  */
 static int iser_src_addr(struct Scsi_Host *shost, struct sockaddr *dst,
 			 struct sockaddr_storage *src)
 {
 	struct sockaddr_in *sin = (struct sockaddr_in *)src;
 	struct net *net = current->nsproxy->net_ns;
-	struct iscsi_host *ihost;
+	const char *name;
 	struct net_device *ndev;
-	__be32 addr;
+	int ret = 1;
 
-	if (!shost || dst->sa_family != AF_INET)
+	name = iser_host_netdev(shost);
+	if (!name)
 		return 0;
-	ihost = shost_priv(shost);
-	if (!ihost->netdev || !*ihost->netdev)
-		return 0;
-	ndev = dev_get_by_name(net, ihost->netdev);
-	if (!ndev)
+	ndev = dev_get_by_name(net, name);
+	if (!ndev) {
+		pr_warn("%pISpc: iface netdev %s not found\n", dst, name);
 		return -ENODEV;
-	addr = inet_select_addr(ndev, 0, RT_SCOPE_UNIVERSE);
-	dev_put(ndev);
-	if (!addr)
-		return -EADDRNOTAVAIL;
+	}
 	memset(src, 0, sizeof(*src));
-	sin->sin_family = AF_INET;
-	sin->sin_addr.s_addr = addr;
-	return 1;
+	switch (dst->sa_family) {
+	case AF_INET:
+		sin->sin_family = AF_INET;
+		sin->sin_addr.s_addr =
+			inet_select_addr(ndev,
+					 ((struct sockaddr_in *)dst)->sin_addr.s_addr,
+					 RT_SCOPE_UNIVERSE);
+		if (!sin->sin_addr.s_addr)
+			ret = -EADDRNOTAVAIL;
+		break;
+	case AF_INET6:
+		ret = iser_netdev_saddr6(net, ndev, (struct sockaddr_in6 *)dst,
+					 (struct sockaddr_in6 *)src) ?: 1;
+		break;
+	default:
+		ret = -EAFNOSUPPORT;
+		break;
+	}
+	if (ret < 0)
+		pr_warn("%pISpc: no address on iface netdev %s: %d\n", dst,
+			name, ret);
+	dev_put(ndev);
+	return ret;
 }
 
 /**

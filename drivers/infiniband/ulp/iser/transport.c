@@ -30,6 +30,18 @@
 static struct scsi_transport_template *iser_scsi_transport;
 static struct iscsi_transport iser_transport;
 
+/**
+ * struct iser_host - our part of an iSCSI host (one host per session)
+ * @lock: protects @src
+ * @src:  local address of the connection last bound to the session, shown
+ *        as the host's ipaddress; ss_family 0 until the first bind. It is
+ *        kept while the session recovers and replaced by the next bind.
+ */
+struct iser_host {
+	spinlock_t lock;	/* protects @src */
+	struct sockaddr_storage src;
+};
+
 static struct scsi_host_template iser_sht = {
 	.module			= THIS_MODULE,
 	.name			= "iSCSI Initiator over iSER",
@@ -63,9 +75,10 @@ iser_session_create(struct iscsi_endpoint *ep, u16 cmds_max, u16 qdepth,
 	}
 	ic = ep->dd_data;
 
-	shost = iscsi_host_alloc(&iser_sht, 0, false);
+	shost = iscsi_host_alloc(&iser_sht, sizeof(struct iser_host), false);
 	if (!shost)
 		return NULL;
+	spin_lock_init(&((struct iser_host *)iscsi_host_priv(shost))->lock);
 	shost->transportt = iser_scsi_transport;
 	shost->max_lun = iser_max_lun;
 	shost->max_id = 0;
@@ -169,6 +182,56 @@ static void iser_unmap_tasks(struct iser_conn *ic,
 	}
 }
 
+static void iser_host_set_src(struct Scsi_Host *shost,
+			      const struct sockaddr_storage *src)
+{
+	struct iser_host *ih = iscsi_host_priv(shost);
+
+	spin_lock(&ih->lock);
+	ih->src = *src;
+	spin_unlock(&ih->lock);
+}
+
+/**
+ * iser_host_netdev() - network device the iface of a host is bound to
+ * @shost: a SCSI host, or NULL
+ *
+ * Return: the netdev name iscsid set on @shost, or NULL when @shost is not
+ * an iSER host or names none ("default" is iscsid's word for none). The
+ * name is replaced by iscsid's set_host_param: use it only under
+ * scsi_transport_iscsi's netlink mutex, as iscsi_transport ops run.
+ */
+const char *iser_host_netdev(struct Scsi_Host *shost)
+{
+	struct iscsi_host *ihost;
+
+	if (!shost || shost->hostt != &iser_sht)
+		return NULL;
+	ihost = shost_priv(shost);
+	if (!ihost->netdev || !*ihost->netdev ||
+	    !strcmp(ihost->netdev, "default"))
+		return NULL;
+	return ihost->netdev;
+}
+
+static int iser_get_host_param(struct Scsi_Host *shost,
+			       enum iscsi_host_param param, char *buf)
+{
+	struct iser_host *ih = iscsi_host_priv(shost);
+	struct sockaddr_storage src;
+
+	if (param != ISCSI_HOST_PARAM_IPADDRESS)
+		return iscsi_host_get_param(shost, param, buf);
+	spin_lock(&ih->lock);
+	src = ih->src;
+	spin_unlock(&ih->lock);
+	if (!src.ss_family)
+		return -ENOTCONN;
+	return iscsi_conn_get_addr_param(&src,
+					 (enum iscsi_param)ISCSI_HOST_PARAM_IPADDRESS,
+					 buf);
+}
+
 static int iser_conn_bind(struct iscsi_cls_session *cls_session,
 			  struct iscsi_cls_conn *cls_conn, u64 ep_handle,
 			  int is_leading)
@@ -201,6 +264,9 @@ static int iser_conn_bind(struct iscsi_cls_session *cls_session,
 	kref_get(&ic->ref);
 	conn->dd_data = ic;
 	WRITE_ONCE(ic->iscsi_conn, conn);
+	if (is_leading)
+		iser_host_set_src(iscsi_session_to_shost(cls_session),
+				  &ic->cm_id->route.addr.src_addr);
 
 out_unlock:
 	mutex_unlock(&ic->state_mutex);
@@ -436,6 +502,7 @@ static umode_t iser_attr_is_visible(int param_type, int param)
 		switch (param) {
 		case ISCSI_HOST_PARAM_NETDEV_NAME:
 		case ISCSI_HOST_PARAM_HWADDRESS:
+		case ISCSI_HOST_PARAM_IPADDRESS:
 		case ISCSI_HOST_PARAM_INITIATOR_NAME:
 			return 0444;
 		default:
@@ -500,7 +567,7 @@ static struct iscsi_transport iser_transport = {
 	.get_session_param	= iscsi_session_get_param,
 	.start_conn		= iser_conn_start,
 	.stop_conn		= iser_conn_stop,
-	.get_host_param		= iscsi_host_get_param,
+	.get_host_param		= iser_get_host_param,
 	.set_host_param		= iscsi_host_set_param,
 	.send_pdu		= iscsi_conn_send_pdu,
 	.get_stats		= iser_get_stats,

@@ -9,6 +9,9 @@
 
 extern unsigned int iser_max_lun;
 
+struct Scsi_Host;
+
+const char *iser_host_netdev(struct Scsi_Host *shost);
 int iser_transport_register(void);
 void iser_transport_unregister(void);
 
