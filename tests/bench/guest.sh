@@ -425,13 +425,13 @@ bench_fio() {
 		--argjson win "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')" '
 		.jobs[0] as $j | $j[$dir] as $d |
 		($d.lat_ns.percentile // $d.clat_ns.percentile) as $pct |
+		($d.iops * $win) as $n |
 		{t: "fio", row: $row, job: $job, rep: $rep, dev: $dev,
 		 iops: $d.iops, bw_kib: $d.bw,
 		 p50_us: ($pct["50.000000"] / 1000), p99_us: ($pct["99.000000"] / 1000),
 		 pct_of: (if $d.lat_ns.percentile then "lat" else "clat" end),
 		 lat_mean_us: ($d.lat_ns.mean / 1000), ios: $d.total_ios,
 		 fio_cpu_pct: ($j.usr_cpu + $j.sys_cpu),
-		 ($d.iops * $win) as $n |
 		 cpu_us_per_io: (if $n > 0 then ($ticks * 10000) / $n else null end),
 		 intr_per_io: (if $n > 0 then $intr / $n else null end),
 		 softirq_per_io: (if $n > 0 then $softirq / $n else null end)}' "$out")"
