@@ -74,6 +74,12 @@ grown=$(awk -v t=$((SRP_CYCLES_SLAB_TOLERANCE / 2)) '
 	/tmp/cycles-diff1 /tmp/cycles-diff2)
 check "no slab cache grew by more than $((SRP_CYCLES_SLAB_TOLERANCE / 2)) objects in each half${grown:+: $grown}" \
 	test -z "$grown"
+# With slub_debug=U for a cache (LAB_KARGS), where its objects come from.
+for c in $(echo "$grown" | grep -o '[a-z0-9_-]* [+-]' | cut -d' ' -f1); do
+	[ -s /sys/kernel/slab/$c/alloc_calls ] || continue
+	lab_note "allocation sites of $c:"
+	sort -nr /sys/kernel/slab/$c/alloc_calls | head -12 | sed 's/^/    /'
+done
 check "module reference counts back where they started" \
 	sh -c "[ '$ref0' = '$ref1' ] || { echo 'before: $ref0'; echo 'after: $ref1'; exit 1; }"
 check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
