@@ -47,15 +47,17 @@ for ((c = 0; c < CHURN_CYCLES; c++)); do
 	r=/sys/class/srp_remote_ports/port-${h[p]}:1
 	lab_note "cycle $c: cutting path $p (${d[p]})"
 	# Cycle 1: a long fast_io_fail_tmo shortened while the rport is
-	# blocked must apply to this very cut.
-	[ $c = 1 ] && echo 50 > $r/fast_io_fail_tmo
+	# blocked must apply to this very cut. A reconnect attempt in flight
+	# (its login waits up to 20 s) finishes first, so allow 45 s; the
+	# old 100 s timer would not fire before that.
+	[ $c = 1 ] && { echo 120 > $r/dev_loss_tmo; echo 100 > $r/fast_io_fail_tmo; }
 	lab_path_cut $p
 	lab_wait 60 sh -c "! grep -qx running $r/state"
 	if [ $c = 1 ]; then
-		lab_note "  blocked; fast_io_fail_tmo 50 -> 3 while it runs"
+		lab_note "  blocked; fast_io_fail_tmo 100 -> 3 while it runs"
 		echo 3 > $r/fast_io_fail_tmo
 		check "cycle $c: a shortened fast_io_fail_tmo applies to the running timer" \
-			lab_wait 25 grep -qx fail-fast $r/state
+			lab_wait 45 grep -qx fail-fast $r/state
 		echo 5 > $r/fast_io_fail_tmo
 	else
 		check "cycle $c: path $p's rport fails fast" lab_wait 60 grep -qx fail-fast $r/state
@@ -63,6 +65,8 @@ for ((c = 0; c < CHURN_CYCLES; c++)); do
 	check "cycle $c: multipath fails path $p" lab_wait 30 lab_mp_is ${d[p]} failed
 	lab_path_restore $p
 	check "cycle $c: path $p's rport reconnects" lab_wait 90 grep -qx running $r/state
+	# back to the usual device-loss timeout once no timer runs
+	[ $c = 1 ] && echo 60 > $r/dev_loss_tmo
 	check "cycle $c: multipath reinstates path $p" lab_wait 60 lab_mp_is ${d[p]} active
 	check "cycle $c: fio still running" kill -0 $fpid
 	check "cycle $c: no SCSI host leaked or lost" test "$(lab_srp_hosts | wc -l)" -eq $((hosts_before + 2))
