@@ -154,8 +154,18 @@ static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
 			    it->hdrs.iser.flags,
 			    it->reg.mr ? it->reg.mr->rkey : 0);
 	ret = ib_post_send(ic->qp, first, NULL);
-	if (ret)
-		return ret;
+	if (unlikely(ret)) {
+		/*
+		 * The send queue is sized for every task, so this is a broken
+		 * QP; and the registration may have gone out without the
+		 * command. A retry would map and register the data again:
+		 * recover the connection instead, which releases both.
+		 */
+		iscsi_conn_printk(KERN_ERR, task->conn,
+				  "posting a command failed: %d\n", ret);
+		iser_conn_error(ic);
+		return -ENOTCONN;
+	}
 	rdi_stat_add(&ic->stats, RDI_STAT_CMDS, 1);
 	return 0;
 }
