@@ -329,3 +329,12 @@ lab_slab_diff() {
 	       if (d) print $1, d, d * $3 }
 	     END { for (c in n) if (n[c]) print c, -n[c], -n[c] * sz[c] }' "$1" "$2"
 }
+
+# lab_slab_steady T REGEX DIFF1 DIFF2: "cache +a+b " for each cache named
+# by REGEX that grew by more than T objects in both lab_slab_diff listings
+# (the two halves of a run): a leak grows steadily, noise moves once.
+lab_slab_steady() {
+	awk -v t="$1" -v re="$2" '
+		FILENAME == ARGV[1] { a[$1] = $2; next }
+		$1 ~ re && a[$1] > t && $2 > t { printf "%s %+d%+d ", $1, a[$1], $2 }' "$3" "$4"
+}

@@ -102,10 +102,7 @@ lab_slab_diff /tmp/cycles-slabmid /tmp/cycles-slab1 > /tmp/cycles-diff2
 # A leak grows its cache steadily, in each half; noise (a few hundred
 # objects between two idle readings) moves in one reading and stays or
 # goes back in the other.
-leaks=$(awk -v t=$((tolerance / 2)) '
-	FILENAME == ARGV[1] { a[$1] = $2; next }
-	$1 ~ /^kmalloc-/ && a[$1] > t && $2 > t {
-		printf "%s %+d%+d ", $1, a[$1], $2 }' /tmp/cycles-diff1 /tmp/cycles-diff2)
+leaks=$(lab_slab_steady $((tolerance / 2)) '^kmalloc-' /tmp/cycles-diff1 /tmp/cycles-diff2)
 check "kmalloc slab flat over $cycles cycles (total $grow objects; no cache grew by more than $((tolerance / 2)) in each half${leaks:+: $leaks})" \
 	test -z "$leaks"
 check "per-CPU memory flat over $cycles cycles ($pcpu0 -> $pcpu1 kB)" \

@@ -72,10 +72,7 @@ lab_slab_diff /tmp/cycles-slabh /tmp/cycles-slab1 > /tmp/cycles-diff2
 lab_note "largest slab changes (first half, second half):"
 join -a1 -a2 -e0 -o 0,1.2,2.2 <(sort -k1,1 /tmp/cycles-diff1) <(sort -k1,1 /tmp/cycles-diff2) |
 	awk '{ print $2 + $3, $1, $2, $3 }' | sort -n | tail -8 | sed 's/^/    /'
-grown=$(awk -v t=$((SRP_CYCLES_SLAB_TOLERANCE / 2)) '
-	FILENAME == ARGV[1] { a[$1] = $2; next }
-	a[$1] > t && $2 > t { printf "%s %+d%+d ", $1, a[$1], $2 }' \
-	/tmp/cycles-diff1 /tmp/cycles-diff2)
+grown=$(lab_slab_steady $((SRP_CYCLES_SLAB_TOLERANCE / 2)) . /tmp/cycles-diff1 /tmp/cycles-diff2)
 check "no slab cache grew by more than $((SRP_CYCLES_SLAB_TOLERANCE / 2)) objects in each half${grown:+: $grown}" \
 	test -z "$grown"
 # With slub_debug=U for a cache (LAB_KARGS), where its objects come from.
