@@ -46,6 +46,25 @@ _lab_path_dev_sysctl() {
 	sysctl -qw "net.ipv6.conf.$1.disable_ipv6=1"
 }
 
+# _lab_path_one_rx_cpu DEV: steer everything DEV receives to CPU 0.
+#
+# A veth hands each packet to the backlog of the CPU that sent it, and
+# rxe sends one QP's packets from whichever CPU runs its requester at the
+# time; the two CPUs' backlogs then deliver them out of order. The
+# receiving QP NAKs the gap and the sender retransmits. Soft-RoCE in 6.1
+# replays every completed local work request from the oldest unacknowledged
+# one on, so a fast registration queued behind an unacknowledged SEND is
+# executed a second time, fails ("rxe_reg_fast_mr: mr->lkey ... not free")
+# and breaks the QP: an uncut path failed over together with the cut one.
+# With RPS set to one CPU every packet goes through CPU 0's backlog in the
+# order it was sent. See docs/lab.md.
+_lab_path_one_rx_cpu() {
+	local q
+	for q in /sys/class/net/$1/queues/rx-*; do
+		echo 1 > $q/rps_cpus || return 1
+	done
+}
+
 lab_path_up() {
 	local n di dt
 	lab_net_up
@@ -71,6 +90,10 @@ lab_path_up() {
 		_lab_path_dev_sysctl $dt
 		ip addr add ${PATH_IPI[n]}/32 dev $di
 		ip addr add ${PATH_IPT[n]}/32 dev $dt
+		# One receive CPU per veth keeps each path's packets in order;
+		# why it matters: _lab_path_one_rx_cpu.
+		_lab_path_one_rx_cpu $di || return 1
+		_lab_path_one_rx_cpu $dt || return 1
 		ip link set $di up
 		ip link set $dt up
 		ip route replace ${PATH_IPT[n]}/32 dev $di src ${PATH_IPI[n]} table $PATH_TABLE
