@@ -125,7 +125,7 @@ int iser_conn_create_qp(struct iser_conn *ic)
 {
 	struct ib_device *ibdev = ic->cm_id->device;
 	struct ib_qp_init_attr init_attr = {};
-	unsigned int max_send_wr, max_recv_wr, max_pages;
+	unsigned int max_send_wr, max_recv_wr;
 	int ret;
 
 	ic->dev = rdi_device_get(ibdev);
@@ -170,24 +170,16 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	}
 	ic->qp = ic->cm_id->qp;
 
-	max_pages = min_t(u32, ic->dev->max_fr_pages,
-			  (iser_max_sectors << SECTOR_SHIFT) /
-			  ic->dev->mr_page_size + 1);
-	ret = rdi_mr_pool_init(ic->dev, ic->qp, RDI_MR_REGULAR, ic->max_cmds,
-			       max_pages);
-	if (ret) {
-		dev_err(&ibdev->dev, "MR pool creation failed: %d\n", ret);
-		goto err_destroy_qp;
-	}
-	ic->sg_tablesize = max_pages;
+	/* The MR pool waits for the session's size: iser_conn_start(). */
+	ic->sg_tablesize = min_t(u32, ic->dev->max_fr_pages,
+				 (iser_max_sectors << SECTOR_SHIFT) /
+				 ic->dev->mr_page_size + 1);
 
 	ret = iser_login_bufs_alloc(ic);
 	if (ret)
-		goto err_destroy_pool;
+		goto err_destroy_qp;
 	return 0;
 
-err_destroy_pool:
-	rdi_mr_pool_destroy(ic->qp, RDI_MR_REGULAR);
 err_destroy_qp:
 	rdma_destroy_qp(ic->cm_id);
 	ic->qp = NULL;

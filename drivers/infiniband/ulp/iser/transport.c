@@ -317,10 +317,22 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 	ret = iser_dout_alloc(ic, session);
 	if (ret)
 		goto out_unlock;
+	/*
+	 * One MR per task: only SCSI commands register memory, one MR each
+	 * (iser_data_map()), and libiscsi never has more than cmds_max tasks.
+	 */
+	ret = rdi_mr_pool_init(ic->dev, ic->qp, RDI_MR_REGULAR,
+			       session->cmds_max, ic->sg_tablesize);
+	if (ret) {
+		iscsi_conn_printk(KERN_ERR, conn,
+				  "MR pool of %d creation failed: %d\n",
+				  session->cmds_max, ret);
+		goto err_free_dout;
+	}
 	ret = iser_rx_ring_alloc(ic, &ic->rx, session->cmds_max + ISER_RX_EXTRA,
 				 dlen);
 	if (ret)
-		goto err_free_dout;
+		goto err_destroy_pool;
 	for (i = 0; i < ic->rx.nr; i++) {
 		ret = iser_post_recv(&ic->rx.desc[i]);
 		if (ret)
@@ -331,6 +343,8 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 
 	return iscsi_conn_start(cls_conn);
 
+err_destroy_pool:
+	rdi_mr_pool_destroy(ic->qp, RDI_MR_REGULAR);
 err_free_dout:
 	iser_dout_free(ic, session);
 out_unlock:
