@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # iSER basics: the iser transport registers, SendTargets discovery and
-# login over iSER, ext4 data and a short fio verify on the disk, logout and
-# unload.
+# login over iSER, ext4 data and a short fio verify on the disk, counters
+# and tracepoints (ours), logout; a node asking for header digests gets no
+# session with one (iSER carries none); unload.
 #
 # lab-drivers: ours intree
 source /lab/lib-iser.sh
@@ -28,7 +29,31 @@ if [ "$DRIVER" = ours ]; then
 	check "debugfs counters readable" grep -q '^regs [1-9]' "$st"
 	echo 1 > "$st"
 	check "debugfs counters reset" grep -qE '^regs [0-2]$' "$st"
+	tr=/sys/kernel/tracing
+	echo > $tr/trace
+	echo 1 > $tr/events/ib_iser/enable
+	dd if=/dev/$disk of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null
+	echo 0 > $tr/events/ib_iser/enable
+	check "tracepoints: command sends and received PDUs traced" sh -c \
+		"grep -q 'iser_cmd_send:' $tr/trace && grep -q 'iser_rx_pdu:' $tr/trace"
+	grep -m2 'iser_' $tr/trace
+	echo > $tr/trace
 fi
 check "logout" iser_logout $IP0
 check "no iser session left" sh -c "! iscsiadm -m session 2>/dev/null | grep -q ."
+
+# Header digests asked for: iSER has none (RFC 7145). Either iscsid offers
+# None anyway or the transport refuses the parameter and the login fails;
+# no session may come up carrying a digest, and nothing may hang.
+node="-m node -T $ISER_IQN -p $IP0:$ISER_PORT -I iser"
+iscsiadm $node -o update -n node.conn[0].iscsi.HeaderDigest -v CRC32C
+iscsiadm $node -o update -n node.session.initial_login_retry_max -v 1
+timeout 120 iscsiadm $node --login >/dev/null 2>&1
+lab_note "login asking for CRC32C header digests: rc $?"
+check "no session with a header digest" sh -c \
+	"! iscsiadm -m session -P2 2>/dev/null | grep -q 'HeaderDigest: CRC32C'"
+iscsiadm $node --logout >/dev/null 2>&1
+iscsiadm $node -o update -n node.conn[0].iscsi.HeaderDigest -v None
+check "no iser session left after the digest login" lab_wait 30 sh -c \
+	"! iscsiadm -m session 2>/dev/null | grep -q ."
 check "ib_iser unloads after logout" iser_unload
