@@ -2,8 +2,11 @@
 #
 # RDMA device removal under an iSER session: rxe1 is deleted while a
 # session runs over it; the session on rxe0 keeps working, the one on rxe1
-# fails over to recovery without hang or splat, logout and unload work.
-# It gets a boot of its own: rxe1 is gone afterwards.
+# fails over to recovery without hang or splat. Then iscsid is stopped and
+# rxe0 deleted under its session: with nobody in user space to tear the
+# connection down, the removal must still return and free the device.
+# iscsid comes back, logout and unload work.
+# It gets a boot of its own: both rxe devices are gone afterwards.
 #
 # lab-drivers: ours intree
 # lab-boot: own
@@ -22,6 +25,24 @@ check "rdma link delete $RXE1 returns" timeout 120 rdma link delete $RXE1
 check "session over $RXE1 left LOGGED_IN" lab_wait 30 sh -c \
 	"! grep -q LOGGED_IN /sys/class/iscsi_session/$s1/state"
 check "I/O on $RXE0 unaffected" lab_fio_verify "$d0" --size=8m
-check "logout all" iser_logout_all
-check "no iser session left" lab_wait 60 sh -c "! iscsiadm -m session 2>/dev/null | grep -q ."
+s0=$(iser_session $IP0)
+pkill -x iscsid
+check "iscsid stopped" lab_wait 20 sh -c "! pgrep -x iscsid"
+check "rdma link delete $RXE0 returns without iscsid" \
+	timeout 120 rdma link delete $RXE0
+check "session over $RXE0 left LOGGED_IN" lab_wait 30 sh -c \
+	"! grep -q LOGGED_IN /sys/class/iscsi_session/$s0/state"
+# A restarted iscsid takes failed sessions over and tries to reconnect
+# them for ever (node.session.reopen_max 0), refusing to log them out
+# meanwhile ("trying to reconnect: try again later"); with reopen_max 1
+# it gives up after one attempt.
+iscsiadm -m node -o update -n node.session.reopen_max -v 1
+lab_iscsid_up
+logout_done() {
+	iscsiadm -m node --logoutall=all >/dev/null 2>&1
+	iscsiadm -m session 2>/dev/null | grep -q . || return 0
+	sleep 2
+	return 1
+}
+check "no iser session left (logout retried)" lab_wait 150 logout_done
 check "ib_iser unloads after device removal" iser_unload
