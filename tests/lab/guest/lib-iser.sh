@@ -19,6 +19,7 @@ iser_login() {
 }
 iser_logout() { iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --logout; }
 iser_logout_all() { iscsiadm -m node --logoutall=all >/dev/null 2>&1; true; }
+iser_no_session() { ! iscsiadm -m session 2>/dev/null | grep -q .; }
 
 # iser_session IP: sysfs session name (sessionN) of the session to IP.
 iser_session() {

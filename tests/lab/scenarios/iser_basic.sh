@@ -40,7 +40,7 @@ if [ "$DRIVER" = ours ]; then
 	echo > $tr/trace
 fi
 check "logout" iser_logout $IP0
-check "no iser session left" sh -c "! iscsiadm -m session 2>/dev/null | grep -q ."
+check "no iser session left" iser_no_session
 
 # Header digests asked for: iSER has none (RFC 7145). Either iscsid offers
 # None anyway or the transport refuses the parameter and the login fails;
@@ -52,8 +52,7 @@ timeout 120 iscsiadm $node --login >/dev/null 2>&1
 lab_note "login asking for CRC32C header digests: rc $?"
 check "no session with a header digest" sh -c \
 	"! iscsiadm -m session -P2 2>/dev/null | grep -q 'HeaderDigest: CRC32C'"
-iscsiadm $node --logout >/dev/null 2>&1
+iser_logout $IP0 >/dev/null 2>&1
 iscsiadm $node -o update -n node.conn[0].iscsi.HeaderDigest -v None
-check "no iser session left after the digest login" lab_wait 30 sh -c \
-	"! iscsiadm -m session 2>/dev/null | grep -q ."
+check "no iser session left after the digest login" lab_wait 30 iser_no_session
 check "ib_iser unloads after logout" iser_unload

@@ -108,5 +108,5 @@ check "kmalloc slab flat over $cycles cycles (total $grow objects; no cache grew
 check "per-CPU memory flat over $cycles cycles ($pcpu0 -> $pcpu1 kB)" \
 	test $((pcpu1 - pcpu0)) -lt 64
 node -o update -n node.session.scan -v auto
-check "no iser session left" sh -c "! iscsiadm -m session 2>/dev/null | grep -q ."
+check "no iser session left" iser_no_session
 check "ib_iser unloads after logout" iser_unload

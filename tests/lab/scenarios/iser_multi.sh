@@ -51,5 +51,5 @@ if [ -n "$map" ]; then
 	iser_check_bg "fio verify over multipath through 3 path logouts" $fpid
 fi
 check "logout all" iser_logout_all
-check "no iser session left" sh -c "! iscsiadm -m session 2>/dev/null | grep -q ."
+check "no iser session left" iser_no_session
 check "ib_iser unloads after logout" iser_unload

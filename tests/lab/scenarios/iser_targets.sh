@@ -25,5 +25,5 @@ p1=$!
 check "fio verify on $ISER_IQN2 ($d2) while $ISER_IQN is busy" lab_fio_verify "$d2" --size=8m
 iser_check_bg "fio verify on $ISER_IQN ($d1)" $p1
 check "logout all" iser_logout_all
-check "no iser session left" sh -c "! iscsiadm -m session 2>/dev/null | grep -q ."
+check "no iser session left" iser_no_session
 check "ib_iser unloads after logout" iser_unload
