@@ -35,11 +35,9 @@ iser_session() {
 
 # iser_disks IP: block devices of the session to IP, in LUN order.
 iser_disks() {
-	local s d
+	local s
 	s=$(iser_session "$1") || return 1
-	for d in /sys/class/iscsi_session/$s/device/target*/*:*:*:*/block/*; do
-		[ -e "$d" ] && echo "${d##*/}"
-	done | sort -V
+	lab_disks_in /sys/class/iscsi_session/$s/device
 }
 
 # iser_drop_disks IP: delete the SCSI devices of the session to IP.
@@ -69,7 +67,7 @@ iser_stat() {
 }
 
 # iser_unload: remove the initiator once no session is left.
-iser_unload() { lab_wait 30 modprobe -r ib_iser; }
+iser_unload() { lab_unload ib_iser; }
 
 # iser_slab_objs: active objects of the slabs one session allocates from.
 iser_slab_objs() {
@@ -155,13 +153,11 @@ iser_target2_up() {
 
 # iser_target_disks IQN: block devices of the sessions to target IQN.
 iser_target_disks() {
-	local s d
+	local s dirs=()
 	for s in /sys/class/iscsi_session/session*; do
-		[ "$(cat $s/targetname 2>/dev/null)" = "$1" ] || continue
-		for d in $s/device/target*/*:*:*:*/block/*; do
-			[ -e "$d" ] && echo "${d##*/}"
-		done
-	done | sort -V
+		[ "$(cat $s/targetname 2>/dev/null)" = "$1" ] && dirs+=("$s/device")
+	done
+	[ ${#dirs[@]} -eq 0 ] || lab_disks_in "${dirs[@]}"
 }
 _iser_tdisks_ge() { [ "$(iser_target_disks "$1" | wc -l)" -ge "$2" ]; }
 

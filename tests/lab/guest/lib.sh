@@ -223,11 +223,20 @@ lab_srp_login() {
 }
 
 # Block devices (sdX) of a SCSI host, in LUN order.
-lab_host_disks() {
-	local d
-	for d in /sys/class/scsi_host/host$1/device/target*/*:*:*:*/block/*; do
-		[ -e "$d" ] && echo "${d##*/}"
-	done | sort -V
+lab_host_disks() { lab_disks_in /sys/class/scsi_host/host$1/device; }
+
+# lab_disks_in DIR...: block devices of the SCSI devices under the host or
+# session device directories DIR, in H:C:T:L order. Not in name order: sd
+# names follow probe completion, so LUN 1 may be named before LUN 0.
+lab_disks_in() {
+	local dir d h
+	for dir in "$@"; do
+		for d in "$dir"/target*/*:*:*:*/block/*; do
+			[ -e "$d" ] || continue
+			h=${d%/block/*}
+			echo "${h##*/} ${d##*/}"
+		done
+	done | sort -t: -k1,1n -k2,2n -k3,3n -k4,4n | cut -d' ' -f2
 }
 
 lab_iscsid_up() {
@@ -264,8 +273,34 @@ lab_multipathd_down() {
 		multipathd shutdown >/dev/null 2>&1
 		lab_wait 20 sh -c '! pgrep -x multipathd'
 	fi
-	multipath -F >/dev/null 2>&1
-	return 0
+	# multipath -F leaves a map that is open, and udev's blkid opens it on
+	# the change events of path reinstatement: a map left behind keeps its
+	# paths' disks, and so the initiator module, in use.
+	lab_wait 30 _lab_mp_flush
+}
+_lab_mp_flush() {
+	udevadm settle --timeout=10
+	multipath -F
+	! dmsetup ls --target multipath | grep -qv '^No devices found'
+}
+
+# lab_unload MOD: unload MOD, allowing 30 s for its last users to go away;
+# if it stays in use, show what holds it.
+lab_unload() {
+	local f t
+	lab_wait 30 modprobe -r "$1" && return 0
+	echo "$1 still in use: refcnt $(cat /sys/module/$1/refcnt)," \
+		"holders: $(ls /sys/module/$1/holders | tr '\n' ' ')"
+	echo "multipath maps: $(dmsetup ls --target multipath | tr '\n' ' ')"
+	for f in /proc/[0-9]*/fd/*; do
+		t=$(readlink "$f") || continue
+		case $t in /dev/sd* | /dev/dm-* | /dev/mapper/*)
+			f=${f#/proc/}
+			echo "open: $t by ${f%%/*} ($(cat /proc/${f%%/*}/comm))" ;;
+		esac
+	done 2>/dev/null | sort -u | head -6
+	ps -eo pid,stat,comm,wchan:32 | awk '$2 ~ /^D/' | head -4
+	return 1
 }
 
 # lab_data_check DEV: ext4 on DEV, write, remount, compare checksums.

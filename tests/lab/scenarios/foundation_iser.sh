@@ -16,4 +16,4 @@ check "session has an attached disk" test -n "$disk"
 [ -n "$disk" ] && check "ext4 on $disk: data survives remount" lab_data_check "$disk"
 [ -n "$disk" ] && check "fio verify on $disk" lab_fio_verify "$disk" --size=16m
 check "logout" iscsiadm -m node -T $ISER_IQN -p $IP0 -I iser --logout
-check "ib_iser unloads after logout" lab_wait 30 modprobe -r ib_iser
+check "ib_iser unloads after logout" lab_unload ib_iser

@@ -28,5 +28,5 @@ for h in $h0 $h1; do
 done
 lab_wait 30 sh -c '[ -z "$(ls /sys/class/srp_remote_ports/)" ]'
 check "no SRP hosts after logout" test -z "$(lab_srp_hosts)"
-check "ib_srp unloads after logout" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads after logout" lab_unload ib_srp
 lab_multipathd_down

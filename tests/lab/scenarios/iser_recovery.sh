@@ -11,11 +11,7 @@ tpg=$CFS/iscsi/$ISER_IQN/tpgt_1
 
 # Without multipathd: its fast_io_fail_tmo (5 s) would replace the
 # session's replacement_timeout and fail raw-disk I/O during the outage.
-if pgrep -x multipathd >/dev/null; then
-	multipathd shutdown >/dev/null 2>&1
-	lab_wait 20 sh -c "! pgrep -x multipathd"
-	multipath -F >/dev/null 2>&1
-fi
+lab_multipathd_down
 
 lab_net_up
 lab_iser_target_up 2

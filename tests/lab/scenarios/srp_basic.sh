@@ -66,4 +66,4 @@ h0=$(lab_srp_login 0) && pass "re-login right after delete" || fail "re-login ri
 check "LUNs back after re-login" test "$(lab_host_disks $h0 | wc -l)" -eq 2
 check "logout all" srp_logout_all
 check "no SRP hosts after logout" test -z "$(lab_srp_hosts)"
-check "ib_srp unloads after logout" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads after logout" lab_unload ib_srp

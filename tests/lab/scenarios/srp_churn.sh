@@ -95,4 +95,4 @@ check "ext4 on $fsmap checks clean" fsck.ext4 -fn /dev/mapper/$fsmap
 check "data checksummed on the raw map after the churn" lab_fio_verify /dev/mapper/$raw --size=8m
 check "multipath maps flushed" lab_multipathd_down
 check "logout" srp_logout_all
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp

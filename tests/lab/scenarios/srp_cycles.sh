@@ -83,4 +83,4 @@ for c in $(echo "$grown" | grep -o '[a-z0-9_-]* [+-]' | cut -d' ' -f1); do
 done
 check "module reference counts back where they started" \
 	sh -c "[ '$ref0' = '$ref1' ] || { echo 'before: $ref0'; echo 'after: $ref1'; exit 1; }"
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp

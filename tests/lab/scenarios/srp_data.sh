@@ -22,7 +22,7 @@ for cfg in "1 1" "1 4" "255 1" "255 4"; do
 	check "[$tag] 8 MiB direct and buffered writes on $d" srp_big_writes $d
 	check "[$tag] fio verify QD32 1m-8m blocks" lab_fio_verify $d --bsrange=1m-8m --iodepth=32 --size=64m
 	check "[$tag] logout" srp_logout $h
-	check "[$tag] unload" lab_wait 30 modprobe -r ib_srp
+	check "[$tag] unload" lab_unload ib_srp
 done
 
 for imm in Y N; do
@@ -40,5 +40,5 @@ for imm in Y N; do
 		fi
 	fi
 	check "[use_imm_data=$imm] logout" srp_logout $h
-	check "[use_imm_data=$imm] unload" lab_wait 30 modprobe -r ib_srp
+	check "[use_imm_data=$imm] unload" lab_unload ib_srp
 done

@@ -99,7 +99,7 @@ else
 	hostile_logout
 fi
 HOSTILE_EXTRA=
-check "[never_register] ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "[never_register] ib_srp unloads" lab_unload ib_srp
 
 # 3. Fast registration: 8 MiB commands need several MRs, one descriptor
 # each, with one in the SRP_CMD; the table is registered too.
@@ -140,4 +140,4 @@ fi
 HOSTILE_EXTRA=
 
 check "no SRP hosts at the end" hostile_no_hosts
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp

@@ -117,4 +117,4 @@ check "$m: LUN usable" hostile_usable
 check "$m: logout" hostile_logout
 
 check "no SRP hosts at the end" hostile_no_hosts
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp

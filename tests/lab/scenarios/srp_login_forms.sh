@@ -37,4 +37,4 @@ else
 fi
 check "bad hex is EINVAL" srp_add_target_errno 0 "Invalid argument" "id_ext=xyz,ioc_guid=$g,dest=$IP0:$SRP_PORT"
 check "nothing left after invalid strings" test -z "$(lab_srp_hosts)"
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp

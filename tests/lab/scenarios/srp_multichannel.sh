@@ -129,4 +129,4 @@ fi
 HOSTILE_EXTRA=
 
 check "no SRP hosts at the end" hostile_no_hosts
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp

@@ -84,7 +84,7 @@ noreg_read4k() {
 
 noreg_done() {
 	check "[$1] logout" srp_logout $h
-	check "[$1] unload" lab_wait 30 modprobe -r ib_srp
+	check "[$1] unload" lab_unload ib_srp
 }
 
 # noreg_load_unsafe PARAM SHOWN: load ib_srp with $tag (PARAM=value), check

@@ -79,4 +79,4 @@ check "data checksummed on the map after the churn" lab_fio_verify /dev/mapper/$
 check "multipath maps flushed" lab_multipathd_down
 check "logout" srp_logout_all
 check "no SCSI host left behind" test "$(lab_srp_hosts | wc -l)" -eq "$hosts_before"
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp

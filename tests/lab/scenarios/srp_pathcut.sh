@@ -70,4 +70,4 @@ check "data checksummed on the map after the cut" lab_data_check /dev/mapper/$ma
 check "both SRP hosts still there" test "$(lab_srp_hosts | wc -l)" -eq 2
 check "multipath maps flushed" lab_multipathd_down
 check "logout" srp_logout_all
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp

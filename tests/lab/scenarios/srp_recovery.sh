@@ -40,4 +40,4 @@ check "fio with verify survived resets and reconnect (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/fio-rec.out
 check "data still good after recovery" lab_fio_verify $d --size=8m
 check "logout" srp_logout $h
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp

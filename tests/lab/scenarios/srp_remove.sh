@@ -29,5 +29,5 @@ check "fio ends after the removal" lab_wait 90 sh -c "! kill -0 $pids 2>/dev/nul
 check "srp-$RXE0-1 still there" test -e /sys/class/infiniband_srp/srp-$RXE0-1/add_target
 h=$(lab_srp_login 0) && pass "login on path 0 still works" || fail "login on path 0 still works"
 check "logout" srp_logout_all
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp
 check "no hung task reported" sh -c "! dmesg | grep -q 'blocked for more than'"

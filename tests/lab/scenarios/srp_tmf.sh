@@ -290,4 +290,4 @@ else
 	check "logout" srp_logout $h
 fi
 check "no SRP host left" test -z "$(lab_srp_hosts)"
-check "ib_srp unloads" lab_wait 30 modprobe -r ib_srp
+check "ib_srp unloads" lab_unload ib_srp
