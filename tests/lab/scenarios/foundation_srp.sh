@@ -5,6 +5,8 @@
 # per LUN with two paths, logout and unload.
 #
 # lab-drivers: ours intree
+. /lab/lib-srp.sh
+
 lab_srpt_up 2
 lab_multipathd_up
 check "ib_srp loads" lab_srp_load
@@ -24,9 +26,8 @@ map=$(multipath -ll | awk '/LIO-ORG/ {print $1; exit}')
 multipath -F >/dev/null 2>&1
 check "fio verify on a path-0 disk" lab_fio_verify "$(echo $disks0 | awk '{print $1}')" --size=16m
 for h in $h0 $h1; do
-	check "rport delete of host $h" sh -c "echo 1 > /sys/class/srp_remote_ports/port-$h:1/delete"
+	check "rport delete of host $h" srp_logout "$h"
 done
-lab_wait 30 sh -c '[ -z "$(ls /sys/class/srp_remote_ports/)" ]'
 check "no SRP hosts after logout" test -z "$(lab_srp_hosts)"
 check "ib_srp unloads after logout" lab_unload ib_srp
 lab_multipathd_down
