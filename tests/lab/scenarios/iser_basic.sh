@@ -3,7 +3,9 @@
 # iSER basics: the iser transport registers, SendTargets discovery and
 # login over iSER, ext4 data and a short fio verify on the disk, counters
 # and tracepoints (ours), logout; a node asking for header digests gets no
-# session with one (iSER carries none); unload.
+# session with one (iSER carries none); unload; reload with pi_enable=Y
+# on a device without T10-PI offload and a smaller max_sectors, which
+# then changes at run time; unload.
 #
 # lab-drivers: ours intree
 source /lab/lib-iser.sh
@@ -55,4 +57,42 @@ check "no session with a header digest" sh -c \
 iser_logout $IP0 >/dev/null 2>&1
 iscsiadm $node -o update -n node.conn[0].iscsi.HeaderDigest -v None
 check "no iser session left after the digest login" lab_wait 30 iser_no_session
+
 check "ib_iser unloads after logout" iser_unload
+
+# Loaded with pi_enable=Y on a device without T10-PI offload (rxe): the
+# session comes up without protection and data moves; ours says why in
+# the kernel log (the in-tree driver only with debug_level > 0).
+# max_sectors from the command line, then changed at run time for the
+# next session; 0 is refused. (The in-tree driver rounds max_sectors down
+# to what its registration covers: 124 and 252 KiB; ours 128 and 256.)
+iser_max_kb_in() {	# DISK MIN MAX: max_hw_sectors_kb within MIN..MAX
+	local kb
+	kb=$(cat /sys/block/$1/queue/max_hw_sectors_kb)
+	lab_note "$1: max_hw_sectors_kb $kb"
+	[ "$kb" -ge "$2" ] && [ "$kb" -le "$3" ]
+}
+pm=/sys/module/ib_iser/parameters
+check "ib_iser loads with pi_enable=Y max_sectors=256" lab_iser_load pi_enable=Y max_sectors=256
+check "pi_enable=Y: login over iSER on $IP0" iser_login $IP0
+check "pi_enable=Y: session shows 2 disks" iser_wait_disks $IP0 2
+host=$(iser_host $IP0)
+disk=$(iser_disks $IP0 | head -1)
+check "pi_enable=Y: host advertises no protection" \
+	grep -qx 0 /sys/class/scsi_host/host$host/prot_capabilities
+check "max_sectors=256: the disk takes at most 128 KiB" \
+	iser_max_kb_in $disk 64 128
+check "pi_enable=Y: fio verify on $disk" lab_fio_verify "$disk" --size=8m --bs=256k
+[ "$DRIVER" = ours ] && check "pi_enable=Y: kernel log says why there is no T10-PI" \
+	sh -c "dmesg | grep -q 'T10-PI requested but the device has no integrity offload'"
+check "max_sectors=0 refused" sh -c "! echo 0 > $pm/max_sectors 2>/dev/null"
+check "max_sectors writable" sh -c "echo 512 > $pm/max_sectors"
+check "pi_enable=Y: logout" iser_logout $IP0
+check "max_sectors=512: login" iser_login $IP0
+check "max_sectors=512: session shows 2 disks" iser_wait_disks $IP0 2
+disk=$(iser_disks $IP0 | head -1)
+check "max_sectors=512: the new session's disk takes 129..256 KiB" \
+	iser_max_kb_in $disk 129 256
+check "max_sectors=512: logout" iser_logout $IP0
+check "no iser session left after the parameter logins" lab_wait 30 iser_no_session
+check "ib_iser unloads again" iser_unload

@@ -171,8 +171,8 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	ic->qp = ic->cm_id->qp;
 
 	/* The MR pool waits for the session's size: iser_conn_start(). */
-	ic->sg_tablesize = min_t(u32, ic->dev->max_fr_pages,
-				 (iser_max_sectors << SECTOR_SHIFT) /
+	ic->sg_tablesize = min_t(u64, ic->dev->max_fr_pages,
+				 ((u64)READ_ONCE(iser_max_sectors) << SECTOR_SHIFT) /
 				 ic->dev->mr_page_size + 1);
 
 	ret = iser_login_bufs_alloc(ic);

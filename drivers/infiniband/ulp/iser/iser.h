@@ -49,6 +49,7 @@
 extern unsigned int iser_max_sectors;
 extern unsigned int iser_rx_data_max;
 extern bool iser_remote_inv;
+extern bool iser_pi_enable;
 
 /**
  * enum iser_conn_state - life of an RDMA connection

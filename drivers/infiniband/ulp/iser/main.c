@@ -14,16 +14,56 @@
 #include "iser.h"
 #include "transport.h"
 
+/*
+ * The numeric parameters are range-checked when set, at load or later
+ * through sysfs, so a bad value fails modprobe or the write with -EINVAL.
+ */
+static int iser_param_set_max_sectors(const char *val,
+				      const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 8, UINT_MAX);
+}
+
+static int iser_param_set_max_lun(const char *val,
+				  const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, UINT_MAX);
+}
+
+static int iser_param_set_rx_data_max(const char *val,
+				      const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, ISCSI_MIN_MAX_RECV_SEG_LEN,
+				     ISCSI_MAX_MAX_RECV_SEG_LEN);
+}
+
+static const struct kernel_param_ops iser_max_sectors_ops = {
+	.set	= iser_param_set_max_sectors,
+	.get	= param_get_uint,
+};
+
+static const struct kernel_param_ops iser_max_lun_ops = {
+	.set	= iser_param_set_max_lun,
+	.get	= param_get_uint,
+};
+
+static const struct kernel_param_ops iser_rx_data_max_ops = {
+	.set	= iser_param_set_rx_data_max,
+	.get	= param_get_uint,
+};
+
+/* Read once per connection (READ_ONCE): a change applies to the next one. */
 unsigned int iser_max_sectors = 1024;
-module_param_named(max_sectors, iser_max_sectors, uint, 0444);
-MODULE_PARM_DESC(max_sectors, "Max sectors per SCSI command (default 1024)");
+module_param_cb(max_sectors, &iser_max_sectors_ops, &iser_max_sectors, 0644);
+MODULE_PARM_DESC(max_sectors,
+		 "Max sectors per SCSI command, >= 8 (default 1024); applies to new connections");
 
 unsigned int iser_max_lun = 512;
-module_param_named(max_lun, iser_max_lun, uint, 0444);
-MODULE_PARM_DESC(max_lun, "Max LUNs per session (default 512)");
+module_param_cb(max_lun, &iser_max_lun_ops, &iser_max_lun, 0444);
+MODULE_PARM_DESC(max_lun, "Max LUNs per session, > 0 (default 512)");
 
 unsigned int iser_rx_data_max = ISCSI_DEF_MAX_RECV_SEG_LEN;
-module_param_named(rx_data_max, iser_rx_data_max, uint, 0444);
+module_param_cb(rx_data_max, &iser_rx_data_max_ops, &iser_rx_data_max, 0444);
 MODULE_PARM_DESC(rx_data_max,
 		 "Data bytes one receive buffer holds; logins declare no more (default 8192, 512..16777215)");
 
@@ -32,16 +72,15 @@ module_param_named(remote_invalidate, iser_remote_inv, bool, 0444);
 MODULE_PARM_DESC(remote_invalidate,
 		 "Offer the target Send with Invalidate (default Y)");
 
+bool iser_pi_enable;
+module_param_named(pi_enable, iser_pi_enable, bool, 0444);
+MODULE_PARM_DESC(pi_enable,
+		 "Ask for T10-PI offload (default N); not offloaded by this driver: sessions log why and run without protection");
+
 static int __init iser_init(void)
 {
 	int ret;
 
-	if (iser_max_sectors < 8 ||
-	    iser_rx_data_max < ISCSI_MIN_MAX_RECV_SEG_LEN ||
-	    iser_rx_data_max > ISCSI_MAX_MAX_RECV_SEG_LEN) {
-		pr_err("max_sectors must be >= 8 and rx_data_max 512..16777215\n");
-		return -EINVAL;
-	}
 	iser_stats_init();
 	ret = iser_client_register();
 	if (ret)

@@ -94,15 +94,20 @@ iser_session_create(struct iscsi_endpoint *ep, u16 cmds_max, u16 qdepth,
 	dev = ic->dev;
 	shost->can_queue = min_t(u16, cmds_max, ic->max_cmds);
 	shost->sg_tablesize = ic->sg_tablesize;
-	shost->max_sectors = min_t(unsigned int, iser_max_sectors,
+	shost->max_sectors = min_t(unsigned int, READ_ONCE(iser_max_sectors),
 				   ((ic->sg_tablesize - 1) *
 				    dev->mr_page_size) >> SECTOR_SHIFT);
 	if (!dev->sg_gaps)
 		shost->virt_boundary_mask = dev->mr_page_size - 1;
 	/*
-	 * T10-PI needs integrity MRs: on devices without them (rxe) the host
-	 * simply advertises no protection, and PI I/O never reaches us.
+	 * T10-PI is not offloaded: the host advertises no protection, so PI
+	 * I/O never reaches us. Someone who asked for it learns why.
 	 */
+	if (iser_pi_enable)
+		dev_warn(&dev->ib_dev->dev,
+			 "T10-PI requested but %s; session continues without protection information\n",
+			 dev->integrity ? "ib_iser does not offload it" :
+			 "the device has no integrity offload");
 	if (iscsi_host_add(shost, dev->ib_dev->dev.parent)) {
 		mutex_unlock(&ic->state_mutex);
 		goto err_free_host;
