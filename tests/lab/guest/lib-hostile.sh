@@ -63,22 +63,6 @@ hostile_target_string() {
 	echo "id_ext=$FAKE_ID,ioc_guid=$FAKE_ID,dest=$IP0:$FAKE_PORT,ch_count=1${1:+,$1}"
 }
 
-# hostile_mark: put a unique line into the kernel log, for hostile_dmesg_has
-# (a line count would break once the ring buffer wraps).
-HOSTILE_MARK='^'
-hostile_mark() {
-	HOSTILE_MARK="lab-mark $LAB_SCENARIO $SECONDS $RANDOM"
-	echo "<6>$HOSTILE_MARK" > /dev/kmsg
-}
-
-# hostile_dmesg_has REGEX: a kernel message since hostile_mark matches.
-hostile_dmesg_has() {
-	dmesg | sed -n "/$HOSTILE_MARK/,\$p" | grep -Eq "$1" && return 0
-	echo "no kernel message /$1/ since the mark; got:"
-	dmesg | sed -n "/$HOSTILE_MARK/,\$p" | tail -15
-	return 1
-}
-
 # hostile_no_hosts: no ib_srp SCSI host and no SRP rport is left.
 hostile_no_hosts() {
 	local h
@@ -95,10 +79,10 @@ hostile_no_hosts() {
 hostile_login_fails() {
 	local mode=$1 err=$2 why=$3 extra=$4
 	hostile_fake_start "$mode" || { fail "$mode: fake target starts"; return; }
-	hostile_mark
+	lab_log_mark
 	check "$mode: add_target fails with '$err'" \
 		srp_add_target_errno 0 "$err" "$(hostile_target_string "$extra")"
-	check "$mode: kernel log says why" hostile_dmesg_has "$why"
+	check "$mode: kernel log says why" lab_log_has "$why"
 	check "$mode: no SCSI host or rport left" hostile_no_hosts
 	hostile_fake_stop
 }
@@ -116,7 +100,7 @@ hostile_login() {
 	HOSTILE_DEV=
 	hostile_fake_start "$@" || return 1
 	before=$(lab_srp_hosts)
-	hostile_mark
+	lab_log_mark
 	srp_add_target_ok 0 "$(hostile_target_string "$HOSTILE_EXTRA")" || return 1
 	for h in $(lab_srp_hosts); do
 		echo "$before" | grep -qx "$h" || HOSTILE_HOST=$h

@@ -19,6 +19,53 @@ CFS=/sys/kernel/config/target
 
 lab_note() { echo "[$LAB_SCENARIO $(date +%T)] $*"; }
 
+# Kernel log since a mark: lab_log_mark puts a unique line into the log
+# (a line count would break once the ring buffer wraps); the others read
+# what came after the latest mark.
+LAB_LOG_MARK='^'
+lab_log_mark() {
+	LAB_LOG_MARK="lab-mark $LAB_SCENARIO $SECONDS $RANDOM"
+	echo "<6>$LAB_LOG_MARK" > /dev/kmsg
+}
+lab_log_since() { dmesg | sed -n "/$LAB_LOG_MARK/,\$p"; }
+# lab_log_count REGEX: messages since the mark matching REGEX.
+lab_log_count() { lab_log_since | grep -Ec "$1"; }
+# lab_log_has REGEX: one matches; if none does, show the last messages.
+# (Counts rather than grep -q: under pipefail, grep -q leaving early
+# fails the pipeline with SIGPIPE when the log is long.)
+lab_log_has() {
+	[ "$(lab_log_count "$1")" -gt 0 ] && return 0
+	echo "no kernel message /$1/ since the mark; got:"
+	lab_log_since | tail -15
+	return 1
+}
+# lab_log_lacks REGEX: none matches; if one does, show the last matches.
+lab_log_lacks() {
+	[ "$(lab_log_count "$1")" -eq 0 ] && return 0
+	lab_log_since | grep -E "$1" | tail -5
+	return 1
+}
+# lab_log_lacks_context REGEX: like lab_log_lacks, but shows the 30
+# messages before the first match, which tell why it happened.
+lab_log_lacks_context() {
+	[ "$(lab_log_count "$1")" -eq 0 ] && return 0
+	lab_log_since | grep -E -m1 -B30 "$1" | grep -v "I/O error"
+	return 1
+}
+# lab_no_io_errors DEV: no I/O error logged for DEV since the mark, failed
+# readahead aside (REQ_RAHEAD, 1 << 19 in 6.1: fails fast on a timeout or
+# reset, is never retried and nobody waits for it; udev's probes issue it).
+lab_no_io_errors() {
+	local l f ret=0
+	while read -r l; do
+		f=$(echo "$l" | sed -n 's/.* flags \(0x[0-9a-f]*\).*/\1/p')
+		(( ${f:-0} & 0x80000 )) && continue
+		echo "$l"
+		ret=1
+	done < <(lab_log_since | grep "I/O error, dev $1,")
+	return $ret
+}
+
 # Result records: one line per named check, on the console and in the
 # scenario's check list.
 _lab_result() {

@@ -90,7 +90,7 @@ if hostile_login rsp-direct-only; then
 	pass "[$tag] login"
 	check "[$tag] host sized for one descriptor (sg_tablesize 1)" \
 		test "$(extsg_host_attr sg_tablesize)" = 1
-	check "[$tag] kernel log says so" hostile_dmesg_has "direct data descriptors only: one descriptor per command"
+	check "[$tag] kernel log says so" lab_log_has "direct data descriptors only: one descriptor per command"
 	check "[$tag] 1 MiB O_DIRECT reads of 2 MiB match the pattern" hostile_read_ok 1M 2
 	check "[$tag] no indirect descriptor, overlong IU or error at the target" extsg_fake_clean
 	check "[$tag] logout" hostile_logout
@@ -126,7 +126,7 @@ tag="direct-only, FR, cmd_sg_entries=12"
 HOSTILE_EXTRA=cmd_sg_entries=12,max_sect=16384
 if hostile_login rsp-direct-only; then
 	pass "[$tag] login"
-	check "[$tag] kernel log says so" hostile_dmesg_has "direct data descriptors only: one descriptor per command"
+	check "[$tag] kernel log says so" lab_log_has "direct data descriptors only: one descriptor per command"
 	check "[$tag] max_sectors fits one MR (2 MiB on rxe)" \
 		test "$(cat /sys/block/$HOSTILE_DEV/queue/max_hw_sectors_kb)" -le 2048
 	check "[$tag] requests may grow to max_sectors" extsg_big_requests

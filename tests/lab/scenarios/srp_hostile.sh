@@ -19,11 +19,11 @@ check "ib_srp loads" lab_srp_load
 check "srp-fake-target is in the payload" hostile_have_fake || return 0
 
 # Nobody listens on the port: the CM rejects the REQ.
-hostile_mark
+lab_log_mark
 check "no listener: add_target fails with 'Connection refused'" \
 	srp_add_target_errno 0 "Connection refused" \
 	"id_ext=$FAKE_ID,ioc_guid=$FAKE_ID,dest=$IP0:5557,ch_count=1"
-check "no listener: kernel log says rejected" hostile_dmesg_has "rejected"
+check "no listener: kernel log says rejected" lab_log_has "rejected"
 check "no listener: no SCSI host or rport left" hostile_no_hosts
 
 for m in unable:0x00010000 resources:0x00010001 associate:0x00010003 \

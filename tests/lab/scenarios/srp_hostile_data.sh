@@ -40,7 +40,7 @@ hostile_case() {
 		check "$mode: the lied-about command fails (sg_raw rc=$rc)" test $rc -ne 0
 	fi
 	check "$mode: fake target told the lie" hostile_fake_saw "^LIE $mode"
-	[ -n "$why" ] && check "$mode: kernel log says so" hostile_dmesg_has "$why"
+	[ -n "$why" ] && check "$mode: kernel log says so" lab_log_has "$why"
 	[ -n "$saw" ] && check "$mode: fake target saw /$saw/" hostile_fake_saw "$saw" 30
 	check "$mode: rport running" lab_wait 60 hostile_rport_running
 	check "$mode: LUN still usable" hostile_usable
@@ -77,7 +77,7 @@ if hostile_login credit-huge; then
 	check "credit-huge: the lied-about command succeeds (sg_raw rc=$rc)" test $rc -eq 0
 	check "credit-huge: fake target told the lie" hostile_fake_saw "^LIE credit-huge"
 	check "credit-huge: kernel log says so" \
-		hostile_dmesg_has "request limit delta 2147483647 on [0-9]+ credits overflows; credit count held at 2147483647"
+		lab_log_has "request limit delta 2147483647 on [0-9]+ credits overflows; credit count held at 2147483647"
 	check "credit-huge: LUN still usable" hostile_usable
 	req_lim=$(cat /sys/class/scsi_host/host$HOSTILE_HOST/req_lim)
 	check "credit-huge: req_lim did not wrap ($req_lim)" test "$req_lim" -gt 0
@@ -103,13 +103,13 @@ check "bad-opcode on every command: logout" hostile_logout
 # too). Nothing is lost: a rescan finds the LUN.
 m="sense-overflow on the scan's INQUIRY"
 hostile_fake_start sense-overflow -o 0x12 -n 1
-hostile_mark
+lab_log_mark
 before=$(lab_srp_hosts)
 check "$m: add_target succeeds" srp_add_target_ok 0 "$(hostile_target_string)"
 for h in $(lab_srp_hosts); do
 	echo "$before" | grep -qx "$h" || HOSTILE_HOST=$h
 done
-check "$m: kernel log says so" hostile_dmesg_has "malformed SRP_RSP"
+check "$m: kernel log says so" lab_log_has "malformed SRP_RSP"
 check "$m: the abort TMF reached the target" hostile_fake_saw "^TSK_MGMT .*func=0x1"
 check "$m: a rescan finds the LUN" hostile_rescan "$HOSTILE_HOST"
 HOSTILE_DEV=$(lab_host_disks "$HOSTILE_HOST" | head -1)

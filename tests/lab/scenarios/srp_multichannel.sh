@@ -78,7 +78,7 @@ if hostile_login disconnect -J 3; then
 	check "[one channel] ch_count reads 2" \
 		test "$(cat /sys/class/scsi_host/host$HOSTILE_HOST/ch_count)" = 2
 	check "[one channel] both channels accepted" test "$(hostile_fake_count '^ACCEPT')" -eq 2
-	hostile_mark
+	lab_log_mark
 	mc_reads_start 25
 	sleep 2
 	timeout 60 taskset -c 1 sg_raw -R -t 30 /dev/$HOSTILE_DEV c0 00 00 00 00 00 >/tmp/sg_raw.out 2>&1 &
@@ -87,10 +87,10 @@ if hostile_login disconnect -J 3; then
 	n=$(sed -n 's/^LIE disconnect conn=\([0-9]*\).*/\1/p' $FAKE_LOG | head -1)
 	lab_note "channel of connection ${n:-?} disconnected"
 	check "[one channel] kernel log: the others carry on" \
-		lab_wait 20 hostile_dmesg_has "channel [0-9] down; channel [0-9] and the others carry on"
+		lab_wait 20 lab_log_has "channel [0-9] down; channel [0-9] and the others carry on"
 	check "[one channel] its first login again is rejected" hostile_fake_saw '^LOGIN_REJ' 20
 	check "[one channel] the retry is accepted" hostile_fake_saw '^ACCEPT conn=3' 30
-	check "[one channel] kernel log: channel back" lab_wait 20 hostile_dmesg_has "channel [0-9] back"
+	check "[one channel] kernel log: channel back" lab_wait 20 lab_log_has "channel [0-9] back"
 	wait $MC_PID
 	lab_note "background: $(cat $MC_ERR.count 2>/dev/null)"
 	check "[one channel] reads kept working, rport stayed running" mc_reads_clean
@@ -108,19 +108,19 @@ fi
 
 # 2. Every channel drops; the reconnect gets one back, the other later.
 if [ -n "$HOSTILE_HOST" ]; then
-	hostile_mark
+	lab_log_mark
 	hostile_fake_stop
 	check "[partial reconnect] the rport is blocked once every channel is gone" \
 		lab_wait 30 grep -qx blocked /sys/class/srp_remote_ports/port-$HOSTILE_HOST:1/state
 	hostile_fake_start ok -J 2
 	check "[partial reconnect] the rport runs again" lab_wait 60 hostile_rport_running
 	check "[partial reconnect] kernel log: 1 of 2 channels" \
-		lab_wait 10 hostile_dmesg_has "reconnected 1 of 2 channels"
+		lab_wait 10 lab_log_has "reconnected 1 of 2 channels"
 	check "[partial reconnect] the second channel's login was rejected" \
 		hostile_fake_saw '^LOGIN_REJ'
 	check "[partial reconnect] I/O works with one channel" hostile_usable
 	check "[partial reconnect] the missing channel comes back" \
-		lab_wait 30 hostile_dmesg_has "channel 1 back"
+		lab_wait 30 lab_log_has "channel 1 back"
 	check "[partial reconnect] the target accepted it" hostile_fake_saw '^ACCEPT conn=2'
 	check "[partial reconnect] both channels carry commands again" mc_both_carry
 	check "[partial reconnect] the LUN reads correctly" hostile_pattern_ok 2048

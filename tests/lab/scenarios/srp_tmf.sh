@@ -30,46 +30,6 @@ SLOW_DM=srptmf
 SLOW_LUN=9
 SLOW_BS=$CFS/core/iblock_9/srptmf
 
-tmf_mark() {
-	TMF_MARK="lab-mark $LAB_SCENARIO $SECONDS $RANDOM"
-	echo "<6>$TMF_MARK" > /dev/kmsg
-}
-
-# tmf_log_count REGEX: kernel messages since tmf_mark matching REGEX.
-tmf_log_count() {
-	dmesg | sed -n "/$TMF_MARK/,\$p" | grep -Ec "$1"
-}
-
-# tmf_no_io_errors DEV: no I/O error logged for DEV since tmf_mark, failed
-# readahead aside (REQ_RAHEAD, 1 << 19 in 6.1: fails fast on a timeout,
-# is never retried and nobody waits for it; udev's probes issue it).
-tmf_no_io_errors() {
-	local l f ret=0
-	while read -r l; do
-		f=$(echo "$l" | sed -n 's/.* flags \(0x[0-9a-f]*\).*/\1/p')
-		(( ${f:-0} & 0x80000 )) && continue
-		echo "$l"
-		ret=1
-	done < <(dmesg | sed -n "/$TMF_MARK/,\$p" | grep "I/O error, dev $1,")
-	return $ret
-}
-
-# tmf_log_has REGEX / tmf_log_lacks REGEX
-tmf_log_has() { [ "$(tmf_log_count "$1")" -gt 0 ]; }
-tmf_log_lacks() {
-	[ "$(tmf_log_count "$1")" -eq 0 ] && return 0
-	dmesg | sed -n "/$TMF_MARK/,\$p" | grep -E "$1" | tail -5
-	return 1
-}
-
-# tmf_log_lacks_context REGEX: like tmf_log_lacks, but shows the 30
-# messages before the first match, which tell why it happened.
-tmf_log_lacks_context() {
-	[ "$(tmf_log_count "$1")" -eq 0 ] && return 0
-	dmesg | sed -n "/$TMF_MARK/,\$p" | grep -E -m1 -B30 "$1" | grep -v "I/O error"
-	return 1
-}
-
 # tmf_slow_up: LUN $SLOW_LUN on rxe0's target port, backed by LIO iblock on
 # a dm linear map over /dev/ram0 that the scenario can suspend.
 tmf_slow_up() {
@@ -129,7 +89,7 @@ h=$(lab_srp_login 0) && pass "login" || fail "login"
 srp_wait_disks $h 2
 d=$(lab_host_disks $h | head -1)
 r=/sys/class/srp_remote_ports/port-$h:1
-tmf_mark
+lab_log_mark
 tmf_fio $d $((TMF_RESET_SECS + 5)) /tmp/tmf-reset-fio.out &
 fpid=$!
 sleep 3
@@ -153,13 +113,13 @@ rc=$?
 check "fio verify on the raw disk through the resets (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/tmf-reset-fio.out
 check "rport running after the resets" lab_wait 30 grep -qx running $r/state
-check "no I/O error logged for $d (readahead aside)" tmf_no_io_errors $d
+check "no I/O error logged for $d (readahead aside)" lab_no_io_errors $d
 check "the disk works after the resets" lab_fio_verify $d --size=8m
 if [ "$DRIVER" = ours ]; then
-	check "LUN resets went out" tmf_log_has "LUN reset for LUN"
-	check "host resets reconnected" tmf_log_has "host reset: reconnecting"
+	check "LUN resets went out" lab_log_has "LUN reset for LUN"
+	check "host resets reconnected" lab_log_has "host reset: reconnecting"
 	check "no task management function failed" \
-		tmf_log_lacks "task management function .*(failed|no response)"
+		lab_log_lacks "task management function .*(failed|no response)"
 fi
 check "logout" srp_logout $h
 
@@ -174,7 +134,7 @@ echo 1 > /sys/block/$s/device/timeout
 check "command timeout of $s is 1 s" grep -qx 1 /sys/block/$s/device/timeout
 tmo0=$(($(cat /sys/block/$s/device/iotmo_cnt)))
 err0=$(($(cat /sys/block/$s/device/ioerr_cnt)))
-tmf_mark
+lab_log_mark
 tmf_fio $s $((TMF_TIMEOUT_SECS + 5)) /tmp/tmf-tmo-fio.out &
 fpid=$!
 sleep 3
@@ -211,27 +171,27 @@ check "$resets LUN resets during stalls, every one reported done" \
 check "fio verify with a 1 s timeout through $stalls stalls (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/tmf-tmo-fio.out
 check "rport running after the timeouts" lab_wait 30 grep -qx running $r/state
-check "no I/O error logged for $s (readahead aside)" tmf_no_io_errors $s
+check "no I/O error logged for $s (readahead aside)" lab_no_io_errors $s
 if [ "$DRIVER" = ours ]; then
-	check "ABORT TASK went out" tmf_log_has "aborting tag"
+	check "ABORT TASK went out" lab_log_has "aborting tag"
 	# The target may answer FUNCTION FAILED for a command it finished
 	# meanwhile; what counts is that every abort settled its command.
 	check "every abort answered" \
-		tmf_log_lacks "task management function .*no response"
+		lab_log_lacks "task management function .*no response"
 	# LIO drops, unanswered, an ABORT TASK of one channel when a LUN reset
 	# comes in on another (each channel is an I_T nexus), and sg_reset -d
 	# escalates a failed LUN reset to a host reset: the driver sends one
 	# task management function per target at a time.
 	check "no LUN reset failed" \
-		tmf_log_lacks "task management function 0x8 .*(failed|no response)"
+		lab_log_lacks "task management function 0x8 .*(failed|no response)"
 	check "every abort settled its command: no host reset" \
-		tmf_log_lacks_context "host reset: reconnecting"
+		lab_log_lacks_context "host reset: reconnecting"
 	# An ABORT TASK that races one of those LUN resets is answered
 	# FUNCTION FAILED (the reset owns the task) while the command is still
 	# ours: the midlayer then escalates to a LUN reset of its own, which
 	# is fine; a host reset is not.
 	check "LUN resets: the $resets sent, and EH stopped at LUN resets" \
-		test "$(tmf_log_count "LUN reset for LUN")" -ge $resets
+		test "$(lab_log_count "LUN reset for LUN")" -ge $resets
 fi
 echo 30 > /sys/block/$s/device/timeout
 check "the slow LUN works afterwards" lab_fio_verify $s --size=8m

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# iSER task management under I/O, through libiscsi's SCSI error handlers:
+# sg_reset -d (LUN RESET TMF) and -t (TARGET WARM RESET; where LIO refuses
+# it, libiscsi escalates to a session reset: the connection is dropped under
+# I/O and iscsid logs in again) in turn every 2 s while fio verifies on the
+# raw iSER disk. Every reset reports done, fio sees no error, no I/O error
+# is logged, the session ends LOGGED_IN, and (ours) every registration was
+# invalidated once, aborted commands included. A bus or host reset has no
+# handler in either driver (iSCSI has no such function) and fails cleanly.
+#
+# Knob (LAB_ENV): ISER_TMF_SECS (30) of resets.
+#
+# lab-drivers: ours intree
+source /lab/lib-iser.sh
+
+: "${ISER_TMF_SECS:=30}"
+
+# Raw disk only: multipathd's fast_io_fail_tmo would fail I/O during a
+# session reset instead of letting the session's recovery requeue it.
+lab_multipathd_down
+
+lab_net_up
+lab_iser_target_up 2
+lab_iscsid_up
+check "ib_iser loads" lab_iser_load
+check "login over iSER on $IP0" iser_login $IP0
+check "session shows 2 disks" iser_wait_disks $IP0 2
+disk=$(iser_disks $IP0 | head -1)
+state=/sys/class/iscsi_session/$(iser_session $IP0)/state
+
+lab_log_mark
+fio --name=tmf --filename=/dev/$disk --direct=1 --ioengine=libaio \
+	--rw=randrw --bs=4k --iodepth=16 --size=16m --time_based \
+	--runtime=$((ISER_TMF_SECS + 5)) --verify=crc32c --verify_fatal=1 \
+	--do_verify=1 --output=/tmp/iser-tmf-fio.out &
+fpid=$!
+sleep 3
+n=0 bad=0
+kinds=(-d -t)
+end=$((SECONDS + ISER_TMF_SECS))
+while [ $SECONDS -lt $end ] && kill -0 $fpid 2>/dev/null; do
+	k=${kinds[n % 2]}
+	if ! out=$(timeout 120 sg_reset $k /dev/$disk 2>&1); then
+		bad=$((bad + 1))
+		lab_note "sg_reset $k failed: $out"
+	fi
+	n=$((n + 1))
+	sleep 2
+done
+lab_note "$n resets sent, $bad failed; session $(cat $state)"
+check "$n resets (LUN, target in turn; at least 2 each) every one reported done" \
+	test $n -ge 4 -a $bad -eq 0
+iser_check_bg "fio verify on the raw disk through the resets" $fpid
+grep -E "err=|verify" /tmp/iser-tmf-fio.out | head -5
+check "session LOGGED_IN after the resets" lab_wait 60 grep -q LOGGED_IN $state
+check "no I/O error logged for $disk (readahead aside)" lab_no_io_errors $disk
+check "the disk works after the resets" lab_fio_verify $disk --size=8m
+check "host reset fails cleanly (no handler)" sh -c "! sg_reset -H /dev/$disk"
+check "the disk works after the refused host reset" lab_fio_verify $disk --size=4m
+lab_log_since | grep -Ei "iser|iscsi|connection|reset|TMR" | tail -8
+if [ "$DRIVER" = ours ]; then
+	check "counters: every registration invalidated, aborted ones too" \
+		iser_inv_balance
+fi
+check "logout" iser_logout $IP0
+check "no iser session left" lab_wait 30 iser_no_session
+check "ib_iser unloads after logout" iser_unload
