@@ -59,6 +59,18 @@ iser_host() {
 _iser_ndisks_ge() { [ "$(iser_disks "$1" | wc -l)" -ge "$2" ]; }
 iser_wait_disks() { lab_wait 60 _iser_ndisks_ge "$1" "$2"; }
 
+# iser_one_session: the start of a one-session scenario: network, LIO with
+# 2 LUNs, iscsid, ib_iser loaded, logged in to $IP0 with both disks there
+# (each step a check of its own).
+iser_one_session() {
+	lab_net_up
+	lab_iser_target_up 2
+	lab_iscsid_up
+	check "ib_iser loads" lab_iser_load
+	check "login over iSER on $IP0" iser_login $IP0
+	check "session shows 2 disks" iser_wait_disks $IP0 2
+}
+
 # iser_stat NAME: sum of an ib_iser per-connection counter over sessions
 # (iscsiadm -m session -s shows the transport's custom statistics).
 iser_stat() {

@@ -66,6 +66,26 @@ lab_no_io_errors() {
 	return $ret
 }
 
+# lab_reset_loop DEV SECS PAUSE PID KIND...: sg_reset /dev/DEV with each
+# KIND (-d LUN, -t target, -b bus, -H host) in turn, one every PAUSE s, for
+# SECS s or until process PID ends. Sets LAB_RESETS (sent) and
+# LAB_RESETS_BAD (failed; each logged with what sg_reset said).
+lab_reset_loop() {
+	local dev=$1 secs=$2 pause=$3 pid=$4 out k end
+	shift 4
+	LAB_RESETS=0 LAB_RESETS_BAD=0
+	end=$((SECONDS + secs))
+	while [ $SECONDS -lt $end ] && kill -0 "$pid" 2>/dev/null; do
+		k=${*:LAB_RESETS % $# + 1:1}
+		if ! out=$(timeout 120 sg_reset "$k" "/dev/$dev" 2>&1); then
+			LAB_RESETS_BAD=$((LAB_RESETS_BAD + 1))
+			lab_note "sg_reset $k failed: $out"
+		fi
+		LAB_RESETS=$((LAB_RESETS + 1))
+		sleep "$pause"
+	done
+}
+
 # Result records: one line per named check, on the console and in the
 # scenario's check list.
 _lab_result() {

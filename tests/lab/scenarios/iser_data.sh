@@ -6,12 +6,7 @@
 # lab-drivers: ours intree
 source /lab/lib-iser.sh
 
-lab_net_up
-lab_iser_target_up 2
-lab_iscsid_up
-check "ib_iser loads" lab_iser_load
-check "login over iSER on $IP0" iser_login $IP0
-check "session shows 2 disks" iser_wait_disks $IP0 2
+iser_one_session
 disk=$(iser_disks $IP0 | head -1)
 check "ext4 on $disk: data survives remount" lab_data_check "$disk"
 for qd in 1 4 16 64; do

@@ -20,12 +20,7 @@ source /lab/lib-iser.sh
 # session reset instead of letting the session's recovery requeue it.
 lab_multipathd_down
 
-lab_net_up
-lab_iser_target_up 2
-lab_iscsid_up
-check "ib_iser loads" lab_iser_load
-check "login over iSER on $IP0" iser_login $IP0
-check "session shows 2 disks" iser_wait_disks $IP0 2
+iser_one_session
 disk=$(iser_disks $IP0 | head -1)
 state=/sys/class/iscsi_session/$(iser_session $IP0)/state
 
@@ -36,21 +31,10 @@ fio --name=tmf --filename=/dev/$disk --direct=1 --ioengine=libaio \
 	--do_verify=1 --output=/tmp/iser-tmf-fio.out &
 fpid=$!
 sleep 3
-n=0 bad=0
-kinds=(-d -t)
-end=$((SECONDS + ISER_TMF_SECS))
-while [ $SECONDS -lt $end ] && kill -0 $fpid 2>/dev/null; do
-	k=${kinds[n % 2]}
-	if ! out=$(timeout 120 sg_reset $k /dev/$disk 2>&1); then
-		bad=$((bad + 1))
-		lab_note "sg_reset $k failed: $out"
-	fi
-	n=$((n + 1))
-	sleep 2
-done
-lab_note "$n resets sent, $bad failed; session $(cat $state)"
-check "$n resets (LUN, target in turn; at least 2 each) every one reported done" \
-	test $n -ge 4 -a $bad -eq 0
+lab_reset_loop $disk $ISER_TMF_SECS 2 $fpid -d -t
+lab_note "$LAB_RESETS resets sent, $LAB_RESETS_BAD failed; session $(cat $state)"
+check "$LAB_RESETS resets (LUN, target in turn; at least 2 each) every one reported done" \
+	test $LAB_RESETS -ge 4 -a $LAB_RESETS_BAD -eq 0
 iser_check_bg "fio verify on the raw disk through the resets" $fpid
 grep -E "err=|verify" /tmp/iser-tmf-fio.out | head -5
 check "session LOGGED_IN after the resets" lab_wait 60 grep -q LOGGED_IN $state

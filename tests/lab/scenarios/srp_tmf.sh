@@ -93,21 +93,10 @@ lab_log_mark
 tmf_fio $d $((TMF_RESET_SECS + 5)) /tmp/tmf-reset-fio.out &
 fpid=$!
 sleep 3
-n=0 bad=0
-kinds=(-d -b -H)
-end=$((SECONDS + TMF_RESET_SECS))
-while [ $SECONDS -lt $end ] && kill -0 $fpid 2>/dev/null; do
-	k=${kinds[n % 3]}
-	if ! out=$(sg_reset $k /dev/$d 2>&1); then
-		bad=$((bad + 1))
-		lab_note "sg_reset $k failed: $out"
-	fi
-	n=$((n + 1))
-	sleep 1
-done
-lab_note "$n resets sent, $bad failed; rport $(cat $r/state)"
-check "$n resets (device, bus, host in turn) every one reported done" \
-	test $n -ge 6 -a $bad -eq 0
+lab_reset_loop $d $TMF_RESET_SECS 1 $fpid -d -b -H
+lab_note "$LAB_RESETS resets sent, $LAB_RESETS_BAD failed; rport $(cat $r/state)"
+check "$LAB_RESETS resets (device, bus, host in turn) every one reported done" \
+	test $LAB_RESETS -ge 6 -a $LAB_RESETS_BAD -eq 0
 wait $fpid
 rc=$?
 check "fio verify on the raw disk through the resets (rc=$rc)" test $rc -eq 0
