@@ -401,6 +401,15 @@ lab_fio_verify() {
 		--verify_fatal=1 --do_verify=1 --output-format=terse "$@" >/dev/null
 }
 
+# lab_fio_verify_for DEV SECS OUT: the same job on 16 MiB for SECS seconds,
+# fio's full report in OUT (for running in the background under faults).
+lab_fio_verify_for() {
+	fio --name=verify --filename="/dev/${1#/dev/}" --direct=1 --ioengine=libaio \
+		--rw=randrw --bs=4k --iodepth=16 --size=16m --time_based \
+		--runtime="$2" --verify=crc32c --verify_fatal=1 --do_verify=1 \
+		--output="$3"
+}
+
 # lab_slab_settle: free what can be freed before slab usage is read: the
 # page cache, dentries and inodes (sysfs lookups leave them behind), what
 # RCU callbacks and kfree_rcu() batches (up to 5 s) hold, and SLUB's

@@ -25,10 +25,7 @@ disk=$(iser_disks $IP0 | head -1)
 state=/sys/class/iscsi_session/$(iser_session $IP0)/state
 
 lab_log_mark
-fio --name=tmf --filename=/dev/$disk --direct=1 --ioengine=libaio \
-	--rw=randrw --bs=4k --iodepth=16 --size=16m --time_based \
-	--runtime=$((ISER_TMF_SECS + 5)) --verify=crc32c --verify_fatal=1 \
-	--do_verify=1 --output=/tmp/iser-tmf-fio.out &
+lab_fio_verify_for $disk $((ISER_TMF_SECS + 5)) /tmp/iser-tmf-fio.out &
 fpid=$!
 sleep 3
 lab_reset_loop $disk $ISER_TMF_SECS 2 $fpid -d -t

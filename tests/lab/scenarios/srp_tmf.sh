@@ -72,13 +72,6 @@ tmf_lun_disk() {
 	return 1
 }
 
-tmf_fio() {	# tmf_fio DEV SECS OUT
-	fio --name=tmf --filename=/dev/$1 --direct=1 --ioengine=libaio \
-		--rw=randrw --bs=4k --iodepth=16 --size=16m --time_based \
-		--runtime=$2 --verify=crc32c --verify_fatal=1 --do_verify=1 \
-		--output=$3
-}
-
 lab_srpt_up 2
 # Raw disks only: no multipathd to hold them or to retry elsewhere.
 lab_multipathd_down
@@ -90,7 +83,7 @@ srp_wait_disks $h 2
 d=$(lab_host_disks $h | head -1)
 r=/sys/class/srp_remote_ports/port-$h:1
 lab_log_mark
-tmf_fio $d $((TMF_RESET_SECS + 5)) /tmp/tmf-reset-fio.out &
+lab_fio_verify_for $d $((TMF_RESET_SECS + 5)) /tmp/tmf-reset-fio.out &
 fpid=$!
 sleep 3
 lab_reset_loop $d $TMF_RESET_SECS 1 $fpid -d -b -H
@@ -124,7 +117,7 @@ check "command timeout of $s is 1 s" grep -qx 1 /sys/block/$s/device/timeout
 tmo0=$(($(cat /sys/block/$s/device/iotmo_cnt)))
 err0=$(($(cat /sys/block/$s/device/ioerr_cnt)))
 lab_log_mark
-tmf_fio $s $((TMF_TIMEOUT_SECS + 5)) /tmp/tmf-tmo-fio.out &
+lab_fio_verify_for $s $((TMF_TIMEOUT_SECS + 5)) /tmp/tmf-tmo-fio.out &
 fpid=$!
 sleep 3
 stalls=0 resets=0 rbad=0
