@@ -441,6 +441,27 @@ lab_slab_diff() {
 	     END { for (c in n) if (n[c]) print c, -n[c], -n[c] * sz[c] }' "$1" "$2"
 }
 
+# lab_slab_sites_save DIR: with slub_debug=U for some caches (LAB_KARGS),
+# "count site" of their live objects' allocation sites, one file per cache.
+lab_slab_sites_save() {
+	local f c
+	mkdir -p "$1"
+	for f in /sys/kernel/slab/*/alloc_calls; do
+		[ -s "$f" ] || continue
+		c=${f%/alloc_calls}
+		awk '{ print $1, $2 }' "$f" > "$1/${c##*/}"
+	done 2>/dev/null
+}
+
+# lab_slab_sites_grown DIR0 DIR1 CACHE: the allocation sites of CACHE whose
+# live object count grew between two lab_slab_sites_save readings, most
+# first; nothing when the cache was not traced.
+lab_slab_sites_grown() {
+	[ -r "$1/$3" ] && [ -r "$2/$3" ] || return 0
+	awk 'NR == FNR { n[$2] = $1; next }
+	     $1 > n[$2] { print $1 - n[$2], $2 }' "$1/$3" "$2/$3" | sort -nr | head -12
+}
+
 # lab_slab_steady T REGEX DIFF1 DIFF2: "cache +a+b " for each cache named
 # by REGEX that grew by more than T objects in both lab_slab_diff listings
 # (the two halves of a run): a leak grows steadily, noise moves once.
