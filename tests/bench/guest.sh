@@ -13,7 +13,7 @@
 # reported as n/a and the run carries on.
 #
 # Parameters come from /lab/bench.conf (written by tests/bench/run):
-# RUNTIME RAMP REPEATS ROWS JOBS LOGINS RAW_SECS.
+# RUNTIME RAMP REPEATS ROWS JOBS LOGINS RAW_SECS PROFILE.
 
 . /lab/bench.conf
 
@@ -388,7 +388,7 @@ bench_sample() {
 # ramp, half a second short of the end) and divided by the I/Os fio counted
 # at its mean rate over that window.
 bench_fio() {
-	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 end dir=read rc
+	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 win end dir=read rc
 	out=$BENCH_RAW/$row.$job.$rep.json
 	case $rw in *write) dir="write" ;; esac
 	fio --name="$job" --filename="$dev" --direct=1 --ioengine=libaio \
@@ -400,7 +400,13 @@ bench_fio() {
 	sleep "$RAMP.25"
 	read -r c1 i1 s1 < <(bench_sample)
 	t1=$(bench_now)
-	sleep "$(awk -v r="$RUNTIME" 'BEGIN { print (r > 1 ? r - 0.5 : r / 2) }')"
+	win=$(awk -v r="$RUNTIME" 'BEGIN { print (r > 1 ? r - 0.5 : r / 2) }')
+	if [ "${PROFILE:-0}" = 1 ]; then
+		perf record -q -a -F 499 -e cpu-clock -o "$out.perf" -- sleep "$win" \
+			>/dev/null 2>>"$out.err"
+	else
+		sleep "$win"
+	fi
 	read -r c2 i2 s2 < <(bench_sample)
 	t2=$(bench_now)
 	end=$((SECONDS + RUNTIME + RAMP + 60))
@@ -435,6 +441,29 @@ bench_fio() {
 		 cpu_us_per_io: (if $n > 0 then ($ticks * 10000) / $n else null end),
 		 intr_per_io: (if $n > 0 then $intr / $n else null end),
 		 softirq_per_io: (if $n > 0 then $softirq / $n else null end)}' "$out")"
+	[ -s "$out.perf" ] && bench_profile "$row" "$rep" "$job" "$out.perf"
+}
+
+# bench_profile ROW REP JOB DATA: the CPU profile perf sampled over one fio
+# window (every CPU, cpu-clock at 499 Hz: no PMU under TCG) as one record:
+# the share of samples in each module ("dso": the kernel, rdma_rxe, ib_srp,
+# ...) and the busiest symbols. perf's reports stay next to the fio output.
+bench_profile() {
+	local row=$1 rep=$2 job=$3 data=$4 base=${4%.json.perf}
+	perf report -i "$data" --stdio -q --no-children --sort dso \
+		> "$base.dso.txt" 2>/dev/null
+	perf report -i "$data" --stdio -q --no-children --sort dso,sym \
+		--percent-limit 0.2 > "$base.sym.txt" 2>/dev/null
+	rm -f "$data"
+	bench_emit "$(jq -nc --arg row "$row" --argjson rep "$rep" --arg job "$job" \
+		--rawfile dso "$base.dso.txt" --rawfile sym "$base.sym.txt" '
+		def pct: rtrimstr("%") | tonumber;
+		def lines($t): $t | split("\n") | map(select(test("%"))
+			| sub("^ +"; "") | split(" +"; null));
+		{t: "profile", row: $row, job: $job, rep: $rep,
+		 dso: (lines($dso) | map({key: .[1], value: (.[0] | pct)}) | from_entries),
+		 sym: (lines($sym) | .[:40] | map({pct: (.[0] | pct), dso: .[1],
+						     sym: (.[3:] | join(" "))}))}')"
 }
 
 # bench_jobs ROW REP: every job of $JOBS on the row's device.
