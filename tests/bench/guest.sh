@@ -388,7 +388,7 @@ bench_sample() {
 # ramp, half a second short of the end) and divided by the I/Os fio counted
 # at its mean rate over that window.
 bench_fio() {
-	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 win end dir=read rc
+	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 win span end dir=read rc
 	out=$BENCH_RAW/$row.$job.$rep.json
 	case $rw in *write) dir="write" ;; esac
 	fio --name="$job" --filename="$dev" --direct=1 --ioengine=libaio \
@@ -402,13 +402,13 @@ bench_fio() {
 	t1=$(bench_now)
 	win=$(awk -v r="$RUNTIME" 'BEGIN { print (r > 1 ? r - 0.5 : r / 2) }')
 	if [ "${PROFILE:-0}" = 1 ]; then
-		perf record -q -a -F 499 -e cpu-clock -o "$out.perf" -- sleep "$win" \
-			>/dev/null 2>>"$out.err"
+		bench_count "$out.events" "$win"
 	else
 		sleep "$win"
 	fi
 	read -r c2 i2 s2 < <(bench_sample)
 	t2=$(bench_now)
+	span=$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')
 	end=$((SECONDS + RUNTIME + RAMP + 60))
 	while kill -0 $pid 2>/dev/null; do
 		if [ $SECONDS -ge $end ]; then
@@ -428,7 +428,7 @@ bench_fio() {
 		--arg dir "$dir" --arg dev "$dev" \
 		--argjson ticks $((c2 - c1)) --argjson intr $((i2 - i1)) \
 		--argjson softirq $((s2 - s1)) \
-		--argjson win "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')" '
+		--argjson win "$span" '
 		.jobs[0] as $j | $j[$dir] as $d |
 		($d.lat_ns.percentile // $d.clat_ns.percentile) as $pct |
 		($d.iops * $win) as $n |
@@ -441,29 +441,34 @@ bench_fio() {
 		 cpu_us_per_io: (if $n > 0 then ($ticks * 10000) / $n else null end),
 		 intr_per_io: (if $n > 0 then $intr / $n else null end),
 		 softirq_per_io: (if $n > 0 then $softirq / $n else null end)}' "$out")"
-	[ -s "$out.perf" ] && bench_profile "$row" "$rep" "$job" "$out.perf"
+	[ -s "$out.events" ] || return 0
+	bench_emit "$(jq -c --arg row "$row" --argjson rep "$rep" --arg job "$job" \
+		--arg dir "$dir" --argjson win "$span" --rawfile ev "$out.events" '
+		(.jobs[0][$dir].iops * $win) as $n |
+		{t: "events", row: $row, job: $job, rep: $rep,
+		 per_io: ($ev | split("\n") | map(split(",")) | map(select(length > 2 and (.[0] | test("^[0-9]+$"))))
+			  | map({key: .[2], value: ((.[0] | tonumber) / $n)}) | from_entries)}' "$out")"
 }
 
-# bench_profile ROW REP JOB DATA: the CPU profile perf sampled over one fio
-# window (every CPU, cpu-clock at 499 Hz: no PMU under TCG) as one record:
-# the share of samples in each module ("dso": the kernel, rdma_rxe, ib_srp,
-# ...) and the busiest symbols. perf's reports stay next to the fio output.
-bench_profile() {
-	local row=$1 rep=$2 job=$3 data=$4 base=${4%.json.perf}
-	perf report -i "$data" --stdio -q --no-children --sort dso \
-		> "$base.dso.txt" 2>/dev/null
-	perf report -i "$data" --stdio -q --no-children --sort dso,sym \
-		--percent-limit 0.2 > "$base.sym.txt" 2>/dev/null
-	rm -f "$data"
-	bench_emit "$(jq -nc --arg row "$row" --argjson rep "$rep" --arg job "$job" \
-		--rawfile dso "$base.dso.txt" --rawfile sym "$base.sym.txt" '
-		def pct: rtrimstr("%") | tonumber;
-		def lines($t): $t | split("\n") | map(select(test("%"))
-			| sub("^ +"; "") | split(" +"; null));
-		{t: "profile", row: $row, job: $job, rep: $rep,
-		 dso: (lines($dso) | map({key: .[1], value: (.[0] | pct)}) | from_entries),
-		 sym: (lines($sym) | .[:40] | map({pct: (.[0] | pct), dso: .[1],
-						     sym: (.[3:] | join(" "))}))}')"
+# Kernel events counted per I/O by --profile: allocations, interrupts,
+# softirq runs, CQ polls and passes, context switches, work items, SCSI
+# commands. Counting is exact under TCG; sampling is not (a cpu-clock
+# sample that falls in an interrupts-off stretch is taken once, late, and
+# the stretch's other periods are lost, so busy kernel paths vanish from
+# the profile and idle is over-counted).
+BENCH_EVENTS="kmem:kmalloc kmem:kmem_cache_alloc kmem:mm_page_alloc irq:irq_handler_entry
+	irq:softirq_entry rdma_core:cq_poll rdma_core:cq_process sched:sched_switch
+	workqueue:workqueue_execute_start scsi:scsi_dispatch_cmd_start"
+
+# bench_count OUT SECS: count BENCH_EVENTS on every CPU for SECS seconds
+# (perf stat), "count,unit,event,..." lines in OUT; events this kernel
+# lacks are left out.
+bench_count() {
+	local ev args=()
+	for ev in $BENCH_EVENTS; do
+		[ -d "/sys/kernel/tracing/events/${ev%%:*}/${ev#*:}" ] && args+=(-e "$ev")
+	done
+	perf stat -a -x, "${args[@]}" -o "$1" -- sleep "$2" >/dev/null 2>&1 || sleep "$2"
 }
 
 # bench_jobs ROW REP: every job of $JOBS on the row's device.

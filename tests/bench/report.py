@@ -12,7 +12,6 @@ OUT_DIR/plot.svg, and prints the summary table. Plain python3, no packages.
 
 import json
 import os
-import re
 import statistics
 import sys
 
@@ -42,10 +41,6 @@ ROW_COLOURS = {
 SIZES = {"4k": 4096, "128k": 131072, "1m": 1048576}
 METRICS = ("iops", "bw_mib", "p50_us", "p99_us", "cpu_us_per_io", "intr_per_io",
            "softirq_per_io")
-# Where a vCPU with nothing to do sits; softirq work done from idle is
-# sampled in its own functions, so only these are idle time.
-IDLE_SYM = re.compile(r"(default_idle|native_safe_halt|pv_native_safe_halt|"
-                      r"intel_idle|acpi_idle_\w+|poll_idle|mwait_idle\w*|cpu_idle_poll)$")
 HEADLINE = {
     "iops": ("iops", "IOPS", True),
     "bw": ("bw_mib", "MiB/s", True),
@@ -212,86 +207,46 @@ def aggregate(recs, jobs):
         if r.get("t") == "probe":
             probes.setdefault(r["row"], []).append(r["ms"])
     raw_out = {"%s.%d" % k: v for k, v in raw.items()}
-    profiles = aggregate_profiles(recs, res)
+    events = aggregate_events(recs)
     raw_na = sorted({r["job"] + ": " + r["reason"] for r in recs
                      if r.get("t") == "na" and r.get("row") == "raw"})
     return {"info": info, "rows": rows, "jobs": res, "logins": logins,
             "probe_ms": {r: {"median": median(v), "min": min(v), "max": max(v)}
                          for r, v in probes.items()},
             "raw": raw_out, "raw_na": raw_na, "na": {"%s %s" % k: v for k, v in na.items()},
-            "profiles": profiles}
+            "events": events}
 
 
-def aggregate_profiles(recs, res):
-    """Per job and row (--profile runs): the mean share of the busy perf
-    samples (idle left out, as /proc/stat's busy time leaves it out) in
-    each module and symbol over the repeats; the report multiplies it by
-    the row's median whole-guest CPU time per I/O."""
+def aggregate_events(recs):
+    """Per job, row and kernel event (--profile runs): the median count per
+    I/O over the repeats."""
     out = {}
     for r in recs:
-        if r.get("t") != "profile":
+        if r.get("t") != "events":
             continue
-        ent = out.setdefault(r["job"], {}).setdefault(r["row"], {"reps": 0, "dso": {}, "sym": {}})
-        idle = sum(s["pct"] for s in r["sym"] if IDLE_SYM.match(s["sym"]))
-        busy = 100.0 - idle
-        if busy <= 0:
-            continue
-        ent["reps"] += 1
-        for dso, pct in r["dso"].items():
-            if dso == "[kernel.kallsyms]":
-                pct -= idle
-            ent["dso"][dso] = ent["dso"].get(dso, 0.0) + 100.0 * pct / busy
-        for s in r["sym"]:
-            if IDLE_SYM.match(s["sym"]):
-                continue
-            key = "%s %s" % (s["dso"], s["sym"])
-            ent["sym"][key] = ent["sym"].get(key, 0.0) + 100.0 * s["pct"] / busy
-    for job, rows in out.items():
-        for row, ent in list(rows.items()):
-            n = ent["reps"]
-            if not n:
-                del rows[row]
-                continue
-            cpu = res.get(job, {}).get("rows", {}).get(row, {}).get("median", {}).get("cpu_us_per_io")
-            ent["cpu_us_per_io"] = cpu
-            ent["dso"] = {k: v / n for k, v in ent["dso"].items()}
-            ent["sym"] = dict(sorted(((k, v / n) for k, v in ent["sym"].items()),
-                                     key=lambda kv: -kv[1])[:25])
-    return out
+        ent = out.setdefault(r["job"], {}).setdefault(r["row"], {})
+        for ev, v in r["per_io"].items():
+            ent.setdefault(ev, []).append(v)
+    return {job: {row: {ev: median(v) for ev, v in evs.items()} for row, evs in rows.items()}
+            for job, rows in out.items()}
 
 
-def profile_md(profiles):
-    """The --profile section: CPU per I/O by module, then the busiest
-    symbols, each network row next to its partner."""
-    L = ["## Where the CPU went (perf, --profile)", "",
-         "Share of perf's busy cpu-clock samples (the idle loop left out) over every "
-         "CPU during each job's window, and that share of the row's whole-guest CPU µs per I/O (initiator, target "
-         "and soft-RoCE share the guest). Mean over the repeats; perf's own cost is "
-         "in these runs, so take speed from a run without --profile.", ""]
-    for job, rows in profiles.items():
+def events_md(events):
+    """The --profile section: kernel events per I/O, rows side by side."""
+    L = ["## Kernel events per I/O (perf stat, --profile)", "",
+         "Counted on every CPU over each job's window and divided by the I/Os fio "
+         "completed in it; median of the repeats. Initiator, target and soft-RoCE "
+         "share the guest, so a difference between two rows of one transport is "
+         "their initiators' difference.", ""]
+    for job, rows in events.items():
         names = [r for r in ROW_ORDER if r in rows] + [r for r in rows if r not in ROW_ORDER]
-        tot = {}
-        for r in names:
-            for d, v in rows[r]["dso"].items():
-                tot[d] = max(tot.get(d, 0.0), v)
-        dsos = [d for d, v in sorted(tot.items(), key=lambda kv: -kv[1]) if v >= 0.5]
+        evs = sorted({ev for r in names for ev in rows[r]})
         L.append("### %s" % job)
         L.append("")
-        head = ["module"] + [ROW_LABELS.get(r, r) for r in names]
-        trs = []
-        for d in dsos:
-            tr = [d]
-            for r in names:
-                v, cpu = rows[r]["dso"].get(d, 0.0), rows[r]["cpu_us_per_io"]
-                tr.append("%.1f%%%s" % (v, " · %.1f µs/IO" % (v * cpu / 100) if cpu else ""))
-            trs.append(tr)
-        L += md_table(head, trs)
+        L += md_table(["event"] + [ROW_LABELS.get(r, r) for r in names],
+                      [[ev] + [("%.2f" % rows[r][ev]) if ev in rows[r] else "–" for r in names]
+                       for ev in evs])
         L.append("")
-        for r in names:
-            top = list(rows[r]["sym"].items())[:12]
-            L.append("%s, busiest symbols: %s" % (ROW_LABELS.get(r, r), ", ".join(
-                "%s %.1f%%" % (k, v) for k, v in top)))
-            L.append("")
     return L
 
 
@@ -459,9 +414,9 @@ def summary_md(agg, jobs, out):
         ["(not measured)"]
     for n in agg["raw_na"]:
         L.append("- n/a: %s" % n)
-    if agg.get("profiles"):
+    if agg.get("events"):
         L.append("")
-        L += profile_md(agg["profiles"])
+        L += events_md(agg["events"])
     if agg.get("notes"):
         L.append("")
         L.append("## Notes")
