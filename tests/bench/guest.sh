@@ -388,9 +388,10 @@ bench_sample() {
 # ramp, half a second short of the end) and divided by the I/Os fio counted
 # at its mean rate over that window.
 bench_fio() {
-	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 win span end dir=read rc
+	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 span end dir=read rc
 	out=$BENCH_RAW/$row.$job.$rep.json
 	case $rw in *write) dir="write" ;; esac
+	[ "${PROFILE:-0}" = 1 ] && bench_count_start "$out.events"
 	fio --name="$job" --filename="$dev" --direct=1 --ioengine=libaio \
 		--rw="$rw" --bs="$bs" --numjobs="$nj" --iodepth="$qd" \
 		--group_reporting --time_based --runtime="$RUNTIME" --ramp_time="$RAMP" \
@@ -398,21 +399,19 @@ bench_fio() {
 		--output-format=json --output="$out" >/dev/null 2>"$out.err" &
 	pid=$!
 	sleep "$RAMP.25"
+	bench_count_ctl enable
 	read -r c1 i1 s1 < <(bench_sample)
 	t1=$(bench_now)
-	win=$(awk -v r="$RUNTIME" 'BEGIN { print (r > 1 ? r - 0.5 : r / 2) }')
-	if [ "${PROFILE:-0}" = 1 ]; then
-		bench_count "$out.events" "$win"
-	else
-		sleep "$win"
-	fi
+	sleep "$(awk -v r="$RUNTIME" 'BEGIN { print (r > 1 ? r - 0.5 : r / 2) }')"
 	read -r c2 i2 s2 < <(bench_sample)
 	t2=$(bench_now)
+	bench_count_ctl disable
 	span=$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')
 	end=$((SECONDS + RUNTIME + RAMP + 60))
 	while kill -0 $pid 2>/dev/null; do
 		if [ $SECONDS -ge $end ]; then
 			kill -9 $pid 2>/dev/null
+			bench_count_stop
 			bench_na "$row" "$rep" "$job" "fio hung (I/O stuck)"
 			return 2
 		fi
@@ -420,6 +419,7 @@ bench_fio() {
 	done
 	wait $pid
 	rc=$?
+	bench_count_stop
 	if [ $rc -ne 0 ] || ! jq -e ".jobs[0].$dir.iops > 0" "$out" >/dev/null 2>&1; then
 		bench_na "$row" "$rep" "$job" "fio failed (exit $rc): $(tail -1 "$out.err" | cut -c1-120)"
 		return 1
@@ -460,15 +460,44 @@ BENCH_EVENTS="kmem:kmalloc kmem:kmem_cache_alloc kmem:mm_page_alloc irq:irq_hand
 	irq:softirq_entry rdma_core:cq_poll rdma_core:cq_process sched:sched_switch
 	workqueue:workqueue_execute_start scsi:scsi_dispatch_cmd_start"
 
-# bench_count OUT SECS: count BENCH_EVENTS on every CPU for SECS seconds
-# (perf stat), "count,unit,event,..." lines in OUT; events this kernel
-# lacks are left out.
-bench_count() {
+BENCH_PERF_PID=
+BENCH_PERF_CTL=/tmp/bench-perf.ctl
+BENCH_PERF_ACK=/tmp/bench-perf.ack
+
+# bench_count_start OUT: perf stat counting BENCH_EVENTS (those this kernel
+# has) on every CPU, disabled until bench_count_ctl enables it, its
+# "count,unit,event,..." lines into OUT when bench_count_stop ends it.
+# Returns once perf answers on its control FIFO: under TCG perf takes
+# seconds to start, which must not fall in the measured window.
+bench_count_start() {
 	local ev args=()
 	for ev in $BENCH_EVENTS; do
 		[ -d "/sys/kernel/tracing/events/${ev%%:*}/${ev#*:}" ] && args+=(-e "$ev")
 	done
-	perf stat -a -x, "${args[@]}" -o "$1" -- sleep "$2" >/dev/null 2>&1 || sleep "$2"
+	rm -f "$BENCH_PERF_CTL" "$BENCH_PERF_ACK"
+	mkfifo "$BENCH_PERF_CTL" "$BENCH_PERF_ACK" || return
+	perf stat -a -x, -D -1 --control "fifo:$BENCH_PERF_CTL,$BENCH_PERF_ACK" \
+		"${args[@]}" -o "$1" -- sleep 3600 >/dev/null 2>&1 &
+	BENCH_PERF_PID=$!
+	bench_count_ctl disable
+}
+
+# bench_count_ctl enable|disable: switch the counters, wait for perf's ack
+# (no-op without a running perf stat).
+bench_count_ctl() {
+	[ -n "$BENCH_PERF_PID" ] || return 0
+	timeout 60 sh -c "echo $1 > $BENCH_PERF_CTL && head -n1 $BENCH_PERF_ACK >/dev/null" ||
+		lab_note "perf stat did not answer '$1'"
+}
+
+bench_count_stop() {
+	[ -n "$BENCH_PERF_PID" ] || return 0
+	# perf stat prints its counts when its workload ends (SIGINT is
+	# ignored in a background job, by perf's child too).
+	pkill -TERM -P "$BENCH_PERF_PID" sleep
+	wait "$BENCH_PERF_PID" 2>/dev/null
+	BENCH_PERF_PID=
+	rm -f "$BENCH_PERF_CTL" "$BENCH_PERF_ACK"
 }
 
 # bench_jobs ROW REP: every job of $JOBS on the row's device.
