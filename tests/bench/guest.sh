@@ -181,6 +181,19 @@ bench_setup() {
 
 bench_scheduler_none() { echo none > "/sys/block/${1#/dev/}/queue/scheduler" 2>/dev/null; true; }
 
+# bench_limits ROW REP: the block queue limits of the row's device, which
+# decide how the block layer cuts large I/Os into commands.
+bench_limits() {
+	local q=/sys/block/${dev#/dev/}/queue a args=()
+	for a in max_sectors_kb max_hw_sectors_kb max_segments max_segment_size nr_requests; do
+		args+=(--argjson "$a" "$(cat "$q/$a" 2>/dev/null || echo null)")
+	done
+	bench_emit "$(jq -nc --arg row "$1" --argjson rep "$2" "${args[@]}" \
+		'{t: "limits", row: $row, rep: $rep, max_sectors_kb: $max_sectors_kb,
+		  max_hw_sectors_kb: $max_hw_sectors_kb, max_segments: $max_segments,
+		  max_segment_size: $max_segment_size, nr_requests: $nr_requests}')"
+}
+
 bench_hosts_named() {
 	local h
 	for h in /sys/class/scsi_host/host*; do
@@ -540,6 +553,7 @@ bench_row() {
 		return
 	fi
 	bench_scheduler_none "$dev"
+	bench_limits "$row" "$rep"
 	bench_probe "$row" "$rep"
 	bench_jobs "$row" "$rep"
 	bench_probe "$row" "$rep"

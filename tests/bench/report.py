@@ -208,13 +208,17 @@ def aggregate(recs, jobs):
             probes.setdefault(r["row"], []).append(r["ms"])
     raw_out = {"%s.%d" % k: v for k, v in raw.items()}
     events = aggregate_events(recs)
+    limits = {}
+    for r in recs:
+        if r.get("t") == "limits":
+            limits.setdefault(r["row"], {k: v for k, v in r.items() if k not in ("t", "row", "rep")})
     raw_na = sorted({r["job"] + ": " + r["reason"] for r in recs
                      if r.get("t") == "na" and r.get("row") == "raw"})
     return {"info": info, "rows": rows, "jobs": res, "logins": logins,
             "probe_ms": {r: {"median": median(v), "min": min(v), "max": max(v)}
                          for r, v in probes.items()},
             "raw": raw_out, "raw_na": raw_na, "na": {"%s %s" % k: v for k, v in na.items()},
-            "events": events}
+            "events": events, "limits": limits}
 
 
 def aggregate_events(recs):
@@ -414,6 +418,20 @@ def summary_md(agg, jobs, out):
         ["(not measured)"]
     for n in agg["raw_na"]:
         L.append("- n/a: %s" % n)
+    if agg.get("limits"):
+        L.append("")
+        L.append("## Block queue limits")
+        L.append("")
+        L.append("Of each row's device as the benchmark found it (`/sys/block/*/queue`): "
+                 "they decide into how many commands the block layer cuts a large I/O.")
+        L.append("")
+        keys = ("max_sectors_kb", "max_hw_sectors_kb", "max_segments", "max_segment_size",
+                "nr_requests")
+        names = [r for r in ROW_ORDER if r in agg["limits"]]
+        L += md_table(["row"] + list(keys),
+                      [[ROW_LABELS.get(r, r)] + ["–" if agg["limits"][r].get(k) is None
+                                                 else str(agg["limits"][r][k]) for k in keys]
+                       for r in names])
     if agg.get("events"):
         L.append("")
         L += events_md(agg["events"])
