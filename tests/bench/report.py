@@ -238,8 +238,8 @@ def aggregate_events(recs):
 def events_md(events):
     """The --profile section: kernel events per I/O, rows side by side."""
     L = ["## Kernel events per I/O (perf stat, --profile)", "",
-         "Counted on every CPU over each job's window and divided by the I/Os fio "
-         "completed in it; median of the repeats. Initiator, target and soft-RoCE "
+         "Counted on every CPU over each job's window and divided by the I/Os done in "
+         "it (the sectors the disk moved ÷ the block size); median of the repeats. Initiator, target and soft-RoCE "
          "share the guest, so a difference between two rows of one transport is "
          "their initiators' difference.", ""]
     for job, rows in events.items():
@@ -248,7 +248,8 @@ def events_md(events):
         L.append("### %s" % job)
         L.append("")
         L += md_table(["event"] + [ROW_LABELS.get(r, r) for r in names],
-                      [[ev] + [("%.2f" % rows[r][ev]) if ev in rows[r] else "–" for r in names]
+                      [[ev] + [("%.2f" % rows[r][ev]) if rows[r].get(ev) is not None else "–"
+                              for r in names]
                        for ev in evs])
         L.append("")
     return L
