@@ -396,18 +396,16 @@ bench_sample() {
 	     END { print t, i, s }' /proc/stat
 }
 
-# bench_sectors: sectors read and written so far by the row's disk.
-bench_sectors() { awk '{ print $3 + $7 }' "/sys/block/${dev#/dev/}/stat"; }
-
 # bench_fio ROW REP JOB RW BS NUMJOBS IODEPTH: one fio run on $dev; prints
 # one fio record, or n/a. CPU is sampled in the middle of the run (after the
 # ramp, half a second short of the end) and divided by the I/Os fio counted
 # at its mean rate over that window.
 bench_fio() {
-	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 b1 b2 span end dir=read rc
+	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 span end dir=read rc
 	out=$BENCH_RAW/$row.$job.$rep.json
 	case $rw in *write) dir="write" ;; esac
 	[ "${PROFILE:-0}" = 1 ] && bench_count_start "$out.events"
+	bench_count_ctl enable
 	fio --name="$job" --filename="$dev" --direct=1 --ioengine=libaio \
 		--rw="$rw" --bs="$bs" --numjobs="$nj" --iodepth="$qd" \
 		--group_reporting --time_based --runtime="$RUNTIME" --ramp_time="$RAMP" \
@@ -415,15 +413,11 @@ bench_fio() {
 		--output-format=json --output="$out" >/dev/null 2>"$out.err" &
 	pid=$!
 	sleep "$RAMP.25"
-	bench_count_ctl enable
 	read -r c1 i1 s1 < <(bench_sample)
 	t1=$(bench_now)
-	b1=$(bench_sectors)
 	sleep "$(awk -v r="$RUNTIME" 'BEGIN { print (r > 1 ? r - 0.5 : r / 2) }')"
-	b2=$(bench_sectors)
 	read -r c2 i2 s2 < <(bench_sample)
 	t2=$(bench_now)
-	bench_count_ctl disable
 	span=$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')
 	end=$((SECONDS + RUNTIME + RAMP + 60))
 	while kill -0 $pid 2>/dev/null; do
@@ -437,6 +431,7 @@ bench_fio() {
 	done
 	wait $pid
 	rc=$?
+	bench_count_ctl disable
 	bench_count_stop
 	if [ $rc -ne 0 ] || ! jq -e ".jobs[0].$dir.iops > 0" "$out" >/dev/null 2>&1; then
 		bench_na "$row" "$rep" "$job" "fio failed (exit $rc): $(tail -1 "$out.err" | cut -c1-120)"
@@ -460,17 +455,15 @@ bench_fio() {
 		 intr_per_io: (if $n > 0 then $intr / $n else null end),
 		 softirq_per_io: (if $n > 0 then $softirq / $n else null end)}' "$out")"
 	[ -s "$out.events" ] || return 0
-	# The counted window's I/Os from the sectors the disk moved in it:
-	# counting slows I/O, so fio's mean rate would overstate them.
-	bench_emit "$(jq -nc --arg row "$row" --argjson rep "$rep" --arg job "$job" \
-		--argjson n "$(awk -v a="$b1" -v b="$b2" -v bs="$bs" 'BEGIN {
-			m = bs ~ /m$/ ? 1048576 : bs ~ /k$/ ? 1024 : 1
-			print (b - a) * 512 / (bs * m) }')" --rawfile ev "$out.events" '
-		($n | if . > 0 then . else null end) as $n |
+	# Counted over the whole job (--profile runs it without a ramp), so
+	# divided by every I/O fio did.
+	bench_emit "$(jq -c --arg row "$row" --argjson rep "$rep" --arg job "$job" \
+		--arg dir "$dir" --rawfile ev "$out.events" '
+		(.jobs[0][$dir].total_ios | if . > 0 then . else null end) as $n |
 		{t: "events", row: $row, job: $job, rep: $rep,
 		 per_io: ($ev | split("\n") | map(split(",")) | map(select(length > 2 and (.[0] | test("^[0-9]+$"))))
 			  | map({key: .[2], value: (if $n then (.[0] | tonumber) / $n else null end)})
-			  | from_entries)}')"
+			  | from_entries)}' "$out")"
 }
 
 # Kernel events counted per I/O by --profile: allocations, interrupts,

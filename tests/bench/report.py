@@ -238,8 +238,8 @@ def aggregate_events(recs):
 def events_md(events):
     """The --profile section: kernel events per I/O, rows side by side."""
     L = ["## Kernel events per I/O (perf stat, --profile)", "",
-         "Counted on every CPU over each job's window and divided by the I/Os done in "
-         "it (the sectors the disk moved ÷ the block size); median of the repeats. Initiator, target and soft-RoCE "
+         "Counted on every CPU over each whole job (no ramp with --profile) and "
+         "divided by the I/Os fio did; median of the repeats. Initiator, target and soft-RoCE "
          "share the guest, so a difference between two rows of one transport is "
          "their initiators' difference.", ""]
     for job, rows in events.items():
