@@ -401,7 +401,7 @@ bench_sample() {
 # ramp, half a second short of the end) and divided by the I/Os fio counted
 # at its mean rate over that window.
 bench_fio() {
-	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 span end dir=read rc
+	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 end dir=read rc
 	out=$BENCH_RAW/$row.$job.$rep.json
 	case $rw in *write) dir="write" ;; esac
 	[ "${PROFILE:-0}" = 1 ] && bench_count_start "$out.events"
@@ -418,7 +418,6 @@ bench_fio() {
 	sleep "$(awk -v r="$RUNTIME" 'BEGIN { print (r > 1 ? r - 0.5 : r / 2) }')"
 	read -r c2 i2 s2 < <(bench_sample)
 	t2=$(bench_now)
-	span=$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')
 	end=$((SECONDS + RUNTIME + RAMP + 60))
 	while kill -0 $pid 2>/dev/null; do
 		if [ $SECONDS -ge $end ]; then
@@ -441,7 +440,7 @@ bench_fio() {
 		--arg dir "$dir" --arg dev "$dev" \
 		--argjson ticks $((c2 - c1)) --argjson intr $((i2 - i1)) \
 		--argjson softirq $((s2 - s1)) \
-		--argjson win "$span" '
+		--argjson win "$(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }')" '
 		.jobs[0] as $j | $j[$dir] as $d |
 		($d.lat_ns.percentile // $d.clat_ns.percentile) as $pct |
 		($d.iops * $win) as $n |

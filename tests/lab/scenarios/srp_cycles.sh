@@ -31,7 +31,7 @@
 : "${SRP_CYCLES:=200}"
 : "${SRP_CYCLES_SLAB_TOLERANCE:=128}"
 : "${SRP_CYCLES_SMALL_PER_CYCLE:=4}"
-CYCLES_SMALL='^kmalloc-(8|16)$'
+CYCLES_SMALL='kmalloc-(8|16)'
 CYCLES_SLAB_SKIP='^(anon_vma|anon_vma_chain|vm_area_struct|mm_struct|files_cache|filp|cred_jar|task_struct|signal_cache|sighand_cache|pid|seq_file|names_cache|task_delay_info|fs_cache|dentry|inode_cache|proc_inode_cache|shmem_inode_cache|buffer_head|radix_tree_node|ext4_.*|jbd2_.*|kmalloc-cg-.*) '
 
 # cycles_slabs FILE: settled "cache active-objects object-size" lines.
@@ -83,10 +83,9 @@ join -a1 -a2 -e0 -o 0,1.2,2.2 <(sort -k1,1 /tmp/cycles-diff1) <(sort -k1,1 /tmp/
 	awk '{ print $2 + $3, $1, $2, $3 }' | sort -n | tail -8 | sed 's/^/    /'
 half=$((SRP_CYCLES_SLAB_TOLERANCE / 2))
 small=$((SRP_CYCLES_SMALL_PER_CYCLE * SRP_CYCLES / 2))
-grep -Ev '^kmalloc-(8|16) ' /tmp/cycles-diff1 > /tmp/cycles-diff1-big
-grep -Ev '^kmalloc-(8|16) ' /tmp/cycles-diff2 > /tmp/cycles-diff2-big
+for d in 1 2; do grep -Ev "^$CYCLES_SMALL " /tmp/cycles-diff$d > /tmp/cycles-diff$d-big; done
 grown=$(lab_slab_steady $half . /tmp/cycles-diff1-big /tmp/cycles-diff2-big)
-grown+=$(lab_slab_steady $small "$CYCLES_SMALL" /tmp/cycles-diff1 /tmp/cycles-diff2)
+grown+=$(lab_slab_steady $small "^$CYCLES_SMALL\$" /tmp/cycles-diff1 /tmp/cycles-diff2)
 check "no slab cache grew by more than $half objects (kmalloc-8/16: $small) in each half${grown:+: $grown}" \
 	test -z "$grown"
 # With slub_debug=U for some caches (LAB_KARGS), where their new objects
