@@ -12,6 +12,7 @@ OUT_DIR/plot.svg, and prints the summary table. Plain python3, no packages.
 
 import json
 import os
+import random
 import statistics
 import sys
 
@@ -114,6 +115,41 @@ def median(xs):
     return statistics.median(xs) if xs else None
 
 
+# Under TCG one job's repeats spread by tens of percent (the host's speed
+# varies, and so does where the guest schedules fio and the soft-RoCE work),
+# so a ratio of two medians alone does not say who is ahead. Resampling the
+# repeats gives an interval for it; fixed seed, so a report is reproducible.
+BOOT_SAMPLES = 2000
+BOOT_LEVEL = 0.90
+MIN_REPS_FOR_CI = 3
+
+
+def ratio_interval(ours, intree):
+    """BOOT_LEVEL bootstrap interval of median(ours) / median(intree), or None."""
+    ours = [x for x in ours if x]
+    intree = [x for x in intree if x]
+    if len(ours) < MIN_REPS_FOR_CI or len(intree) < MIN_REPS_FOR_CI:
+        return None
+    rnd = random.Random(1)
+    ratios = sorted(statistics.median(rnd.choices(ours, k=len(ours))) /
+                    statistics.median(rnd.choices(intree, k=len(intree)))
+                    for _ in range(BOOT_SAMPLES))
+    tail = (1 - BOOT_LEVEL) / 2
+    return [ratios[int(tail * BOOT_SAMPLES)], ratios[int((1 - tail) * BOOT_SAMPLES) - 1]]
+
+
+def verdict(interval, higher_is_better):
+    """ahead, behind, or level when the interval contains 1."""
+    if not interval:
+        return None
+    lo, hi = interval
+    if lo > 1:
+        return "ahead" if higher_is_better else "behind"
+    if hi < 1:
+        return "behind" if higher_is_better else "ahead"
+    return "level"
+
+
 def ceilings(recs):
     """Raw RDMA results by (test, bytes): the best of the variants run."""
     raw = {}
@@ -167,9 +203,11 @@ def aggregate(recs, jobs):
     for name, job in jobs.items():
         if name not in info.get("jobs", name).split():
             continue
-        metric = HEADLINE[job["headline"]][0]
+        metric, _, up = HEADLINE[job["headline"]]
         ceil = ceiling_of(job, raw)
-        jr = {"spec": job, "ceiling": ceil, "rows": {}, "ratios": {}}
+        jr = {"spec": job, "ceiling": ceil, "rows": {}, "ratios": {}, "ratio_interval": {},
+              "verdict": {}}
+        values = {}
         for row in rows:
             reps = [r for r in recs if r.get("t") == "fio" and r["row"] == row and r["job"] == name]
             for r in reps:
@@ -178,6 +216,7 @@ def aggregate(recs, jobs):
             if reps:
                 ent["median"] = {m: median([r.get(m) for r in reps]) for m in METRICS}
                 vals = [r.get(metric) for r in reps if r.get(metric) is not None]
+                values[row] = vals
                 ent["min"] = min(vals) if vals else None
                 ent["max"] = max(vals) if vals else None
                 ent["pct_of_ceiling"] = pct_of_ceiling(job, ent["median"][metric], ceil)
@@ -189,6 +228,9 @@ def aggregate(recs, jobs):
             a = jr["rows"].get(ours, {}).get("median", {}).get(metric)
             b = jr["rows"].get(intree, {}).get("median", {}).get(metric)
             jr["ratios"][fam] = a / b if a and b else None
+            ci = ratio_interval(values.get(ours, []), values.get(intree, []))
+            jr["ratio_interval"][fam] = ci
+            jr["verdict"][fam] = verdict(ci, up)
         res[name] = jr
     logins = {}
     for r in recs:
@@ -279,6 +321,16 @@ def cell(ent, metric):
     return "–"
 
 
+def ratio_cell(jr, fam):
+    r = jr["ratios"].get(fam)
+    if not r:
+        return "–"
+    ci = jr["ratio_interval"].get(fam)
+    if not ci:
+        return "%.2f" % r
+    return "%.2f (%.2f–%.2f, %s)" % (r, ci[0], ci[1], jr["verdict"][fam])
+
+
 def md_table(head, rows):
     out = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
     out += ["| " + " | ".join(r) + " |" for r in rows]
@@ -317,7 +369,10 @@ def summary_md(agg, jobs, out):
     L.append("## Summary")
     L.append("")
     L.append("Headline metric per job (↑ higher is better, ↓ lower is better); "
-             "ours/in-tree is the plain ratio of the two medians.")
+             "ours/in-tree is the plain ratio of the two medians, followed by a %d%% "
+             "bootstrap interval of that ratio over the repeats (with %d or more of each) "
+             "and the verdict it gives: ahead or behind when the interval excludes 1, "
+             "level when it does not." % (BOOT_LEVEL * 100, MIN_REPS_FOR_CI))
     L.append("")
     pairs = [p for p in PAIRS if p[1] in rows and p[2] in rows]
     head = ["job", "metric"] + [ROW_LABELS.get(r, r) for r in rows]
@@ -330,7 +385,7 @@ def summary_md(agg, jobs, out):
         metric, unit, up = HEADLINE[job["headline"]]
         tr = [name, unit + (" ↑" if up else " ↓")]
         tr += [cell(jr["rows"].get(r, {}), metric) for r in rows]
-        tr += ["%.2f" % jr["ratios"][f] if jr["ratios"].get(f) else "–" for f, _, _ in pairs]
+        tr += [ratio_cell(jr, f) for f, _, _ in pairs]
         tr.append(fmt(jr["ceiling"], metric) if jr["ceiling"] else "–")
         trs.append(tr)
     L += md_table(head, trs)
