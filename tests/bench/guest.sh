@@ -467,13 +467,15 @@ bench_fio() {
 
 # Kernel events counted per I/O by --profile: allocations, interrupts,
 # softirq runs, CQ polls and passes, context switches, work items, SCSI
-# commands. Counting is exact under TCG; sampling is not (a cpu-clock
+# commands, lock contentions (a spinlock, mutex or rwsem found taken).
+# Counting is exact under TCG; sampling is not (a cpu-clock
 # sample that falls in an interrupts-off stretch is taken once, late, and
 # the stretch's other periods are lost, so busy kernel paths vanish from
 # the profile and idle is over-counted).
 BENCH_EVENTS="kmem:kmalloc kmem:kmem_cache_alloc kmem:mm_page_alloc irq:irq_handler_entry
 	irq:softirq_entry rdma_core:cq_poll rdma_core:cq_process sched:sched_switch
-	workqueue:workqueue_execute_start scsi:scsi_dispatch_cmd_start"
+	workqueue:workqueue_execute_start scsi:scsi_dispatch_cmd_start
+	lock:contention_begin"
 
 BENCH_PERF_PID=
 BENCH_PERF_CTL=/tmp/bench-perf.ctl
