@@ -467,7 +467,8 @@ bench_fio() {
 
 # Kernel events counted per I/O by --profile: allocations, interrupts,
 # softirq runs, CQ polls and passes, context switches, work items, SCSI
-# commands, lock contentions (a spinlock, mutex or rwsem found taken).
+# commands, lock contentions (a spinlock, mutex or rwsem found taken), and
+# posts to the send and receive queues.
 # Counting is exact under TCG; sampling is not (a cpu-clock
 # sample that falls in an interrupts-off stretch is taken once, late, and
 # the stretch's other periods are lost, so busy kernel paths vanish from
@@ -475,7 +476,23 @@ bench_fio() {
 BENCH_EVENTS="kmem:kmalloc kmem:kmem_cache_alloc kmem:mm_page_alloc irq:irq_handler_entry
 	irq:softirq_entry rdma_core:cq_poll rdma_core:cq_process sched:sched_switch
 	workqueue:workqueue_execute_start scsi:scsi_dispatch_cmd_start
-	lock:contention_begin"
+	lock:contention_begin bench:post_send bench:post_recv"
+
+# Kprobes behind the bench:* events above: every ib_post_send() and
+# ib_post_recv() call on soft-RoCE, by initiator and target (one call may
+# carry a chain of work requests: it is one doorbell).
+BENCH_KPROBES="post_send=rxe_post_send post_recv=rxe_post_recv"
+
+# bench_kprobes: define BENCH_KPROBES once rdma_rxe is loaded; a symbol
+# this kernel lacks just leaves its event uncounted.
+bench_kprobes() {
+	local kp
+	for kp in $BENCH_KPROBES; do
+		[ -d "/sys/kernel/tracing/events/bench/${kp%%=*}" ] && continue
+		echo "p:bench/${kp%%=*} ${kp#*=}" >> /sys/kernel/tracing/kprobe_events 2>/dev/null ||
+			lab_note "no kprobe on ${kp#*=}: bench:${kp%%=*} not counted"
+	done
+}
 
 BENCH_PERF_PID=
 BENCH_PERF_CTL=/tmp/bench-perf.ctl
@@ -488,6 +505,7 @@ BENCH_PERF_ACK=/tmp/bench-perf.ack
 # seconds to start, which must not fall in the measured window.
 bench_count_start() {
 	local ev args=()
+	bench_kprobes
 	for ev in $BENCH_EVENTS; do
 		[ -d "/sys/kernel/tracing/events/${ev%%:*}/${ev#*:}" ] && args+=(-e "$ev")
 	done
