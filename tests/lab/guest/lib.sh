@@ -491,10 +491,10 @@ lab_slab_sites_note() {
 # sysfs node name (__kernfs_new_node), with kernfs_node_cache and dentries
 # growing alike while no directory under /sys, debugfs or tracefs gained
 # an entry: removed nodes kept alive by dentries someone still holds.
-# Cycle checks hold these caches to LAB_SLAB_SMALL_PER_CYCLE objects per
-# cycle in each half instead.
+# That is about 4 objects per cycle, so cycle checks hold these caches to
+# LAB_SLAB_SMALL_PER_CYCLE (8) objects per cycle in each half instead.
 LAB_SLAB_SMALL='kmalloc-(8|16)'
-: "${LAB_SLAB_SMALL_PER_CYCLE:=4}"
+: "${LAB_SLAB_SMALL_PER_CYCLE:=8}"
 
 # lab_slab_steady T REGEX DIFF1 DIFF2 [CYCLES]: "cache +a+b " for each cache
 # named by REGEX that grew by more than T objects in both lab_slab_diff
