@@ -496,14 +496,20 @@ lab_slab_sites_note() {
 LAB_SLAB_SMALL='kmalloc-(8|16)'
 : "${LAB_SLAB_SMALL_PER_CYCLE:=8}"
 
+# lab_slab_small_half CYCLES: objects a LAB_SLAB_SMALL cache may grow by in
+# each half of CYCLES cycles.
+lab_slab_small_half() {
+	echo $((LAB_SLAB_SMALL_PER_CYCLE * $1 / 2))
+}
+
 # lab_slab_steady T REGEX DIFF1 DIFF2 [CYCLES]: "cache +a+b " for each cache
 # named by REGEX that grew by more than T objects in both lab_slab_diff
 # listings (the two halves of a run): a leak grows steadily, noise moves
-# once. With CYCLES, the LAB_SLAB_SMALL caches get LAB_SLAB_SMALL_PER_CYCLE
-# objects per cycle of each half instead of T.
+# once. With CYCLES, the LAB_SLAB_SMALL caches get lab_slab_small_half
+# instead of T.
 lab_slab_steady() {
 	local small=$1
-	[ -n "${5:-}" ] && small=$((LAB_SLAB_SMALL_PER_CYCLE * $5 / 2))
+	[ -n "${5:-}" ] && small=$(lab_slab_small_half "$5")
 	awk -v t="$1" -v ts="$small" -v re="$2" -v sm="^($LAB_SLAB_SMALL)\$" '
 		FILENAME == ARGV[1] { a[$1] = $2; next }
 		$1 ~ re { lim = $1 ~ sm ? ts : t

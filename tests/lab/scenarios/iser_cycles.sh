@@ -109,7 +109,7 @@ lab_slab_diff /tmp/cycles-slabmid /tmp/cycles-slab1 > /tmp/cycles-diff2
 # objects between two idle readings) moves in one reading and stays or
 # goes back in the other.
 leaks=$(lab_slab_steady $((tolerance / 2)) '^kmalloc-' /tmp/cycles-diff1 /tmp/cycles-diff2 "$cycles")
-check "kmalloc slab flat over $cycles cycles (total $grow objects; no cache grew by more than $((tolerance / 2)) (kmalloc-8/16: $((LAB_SLAB_SMALL_PER_CYCLE * cycles / 2))) in each half${leaks:+: $leaks})" \
+check "kmalloc slab flat over $cycles cycles (total $grow objects; no cache grew by more than $((tolerance / 2)) (kmalloc-8/16: $(lab_slab_small_half "$cycles")) in each half${leaks:+: $leaks})" \
 	test -z "$leaks"
 lab_slab_sites_note /tmp/cycles-sites0 /tmp/cycles-sites1
 check "per-CPU memory flat over $cycles cycles ($pcpu0 -> $pcpu1 kB)" \

@@ -80,7 +80,7 @@ join -a1 -a2 -e0 -o 0,1.2,2.2 <(sort -k1,1 /tmp/cycles-diff1) <(sort -k1,1 /tmp/
 	awk '{ print $2 + $3, $1, $2, $3 }' | sort -n | tail -8 | sed 's/^/    /'
 half=$((SRP_CYCLES_SLAB_TOLERANCE / 2))
 grown=$(lab_slab_steady $half . /tmp/cycles-diff1 /tmp/cycles-diff2 "$SRP_CYCLES")
-check "no slab cache grew by more than $half objects (kmalloc-8/16: $((LAB_SLAB_SMALL_PER_CYCLE * SRP_CYCLES / 2))) in each half${grown:+: $grown}" \
+check "no slab cache grew by more than $half objects (kmalloc-8/16: $(lab_slab_small_half "$SRP_CYCLES")) in each half${grown:+: $grown}" \
 	test -z "$grown"
 # With slub_debug=U for some caches (LAB_KARGS), where their new objects
 # come from.
