@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * Minimal host-side unit-test framework. Each test binary defines its cases
- * with RDI_TEST() and ends with RDI_TEST_MAIN(); every case prints one
- * "ok"/"not ok" line and the binary exits non-zero if any case failed.
- * tests/unit/Makefile sums the lines into "N passed, N failed".
+ * with RDI_TEST() and ends with RDI_TEST_MAIN(); it speaks TAP: a plan line
+ * "1..N" (N registered cases) first, then one "ok N - case" / "not ok N - case"
+ * line per case, and it exits non-zero if any case failed. tests/unit/run
+ * turns the lines into PASS/FAIL and fails a binary whose results fall short
+ * of its plan.
  */
 #ifndef RDI_TEST_H
 #define RDI_TEST_H
@@ -64,10 +66,17 @@ extern int rdi_ntests;
 	int main(void)							\
 	{								\
 		int i, bad = 0;						\
+		/* A sanitizer ends the process without flushing	\
+		 * stdio: each result must be out before the next case	\
+		 * runs, in order with the diagnostics on stderr.	\
+		 */							\
+		setvbuf(stdout, NULL, _IOLBF, 0);			\
+		printf("1..%d\n", rdi_ntests);				\
 		for (i = 0; i < rdi_ntests; i++) {			\
 			int failed = 0;					\
 			rdi_tests[i].fn(&failed);			\
-			printf("%s %s\n", failed ? "not ok" : "ok",	\
+			printf("%s %d - %s\n",				\
+			       failed ? "not ok" : "ok", i + 1,		\
 			       rdi_tests[i].name);			\
 			bad |= failed;					\
 		}							\

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 """The benchmark report's verdict logic (tests/bench/report.py), on made-up
-repeats: TAP-like "ok N - what" / "not ok N - what" lines, like the C tests."""
+repeats: TAP "ok N - what" / "not ok N - what" lines like the C tests, and the
+plan "1..N" last, once every check ran: a test that stops early has none."""
 
 import os
 import sys
@@ -42,4 +43,5 @@ check(report.ratio_interval(noisy, intree) == report.ratio_interval(noisy, intre
       "the interval is reproducible (fixed seed)")
 check(report.ratio_interval([100, None, 101, 102], [0, 100, 100, 100]) is not None,
       "missing and zero values are left out")
+print("1..%d" % n)
 sys.exit(1 if failed else 0)

@@ -4,4 +4,4 @@ tools_status_SRCS := tools/rdi-status/json.c tools/rdi-status/report_json.c \
 	tools/rdi-status/srp.c tools/rdi-status/iser.c tools/rdi-status/scsi.c \
 	tools/common/sysfs.c
 $(BUILD)/test_tools_status: CFLAGS := -O1 -g -Wall -Wextra -Wno-unused-parameter \
-	-fsanitize=address,undefined -fno-omit-frame-pointer -D_GNU_SOURCE -I$(ROOT)/tools
+	$(SANITIZE) -D_GNU_SOURCE -I$(ROOT)/tools

@@ -2,4 +2,4 @@
 # User-space code: plain system headers, not the kernel shims.
 tools_target_SRCS := tools/srp-discover/target.c tools/srp-discover/spec.c
 $(BUILD)/test_tools_target: CFLAGS := -O1 -g -Wall -Wextra -Wno-unused-parameter \
-	-fsanitize=address,undefined -fno-omit-frame-pointer -D_GNU_SOURCE -I$(ROOT)/tools
+	$(SANITIZE) -D_GNU_SOURCE -I$(ROOT)/tools
