@@ -441,77 +441,89 @@ lab_slab_diff() {
 	     END { for (c in n) if (n[c]) print c, -n[c], -n[c] * sz[c] }' "$1" "$2"
 }
 
-# lab_slab_sites_save DIR: with slub_debug=U for some caches (LAB_KARGS),
-# "count site" of their live objects' allocation sites, one file per cache.
-# SLUB lists them in debugfs (slab/CACHE/alloc_traces), a count line per
-# site and stack; the stacks are summed per site.
+# Allocation stacks of live slab objects, for leak checks that name a
+# culprit. They need SLUB's user tracking in the boot: a scenario that uses
+# them says "# lab-kargs: slub_debug=U" in its header, and SLUB then lists
+# the live objects of every cache by allocation stack in debugfs
+# (slab/CACHE/alloc_traces: a "count site ..." line, the stack one frame a
+# line, a blank line).
+LAB_OURS='\[(ib_srp|ib_iser|rdi_core)\]'
+
+# lab_slab_sites_save FILE: settled (lab_slab_settle), "count<TAB>cache<TAB>
+# ours<TAB>stack" of every allocation stack of every cache, ours = 1 when a
+# frame is in ib_srp, ib_iser or rdi_core, frames joined by " < ". Fails
+# when no cache is traced: a leak check without stacks would pass blind.
 lab_slab_sites_save() {
 	local f c
-	mkdir -p "$1"
+	lab_slab_settle
 	mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 	for f in /sys/kernel/debug/slab/*/alloc_traces; do
 		[ -r "$f" ] || continue
 		c=${f%/alloc_traces}
-		awk '$1 ~ /^[0-9]+$/ { n[$2] += $1 }
-		     END { for (s in n) print n[s], s }' "$f" > "$1/${c##*/}"
-	done 2>/dev/null
+		awk -v c="${c##*/}" -v ours="$LAB_OURS" -v OFS='\t' '
+			function flush() {
+				if (n) print n, c, (st ~ ours), st
+				n = 0
+			}
+			/^ *[0-9]+ / { flush(); n = $1; st = $2; next }
+			/^ +[^ ]/ { sub(/^ +/, ""); st = st " < " $0; next }
+			{ flush() }
+			END { flush() }' "$f"
+	done | awk -F'\t' -v OFS='\t' '{ n[$2 FS $3 FS $4] += $1 }
+		END { for (k in n) print n[k], k }' > "$1"
+	[ -s "$1" ] || { echo "no allocation stacks: is slub_debug=U on?"; return 1; }
 }
 
-# lab_slab_sites_grown DIR0 DIR1 CACHE: the allocation sites of CACHE whose
-# live object count grew between two lab_slab_sites_save readings, most
-# first; nothing when the cache was not traced.
+# lab_slab_sites_grown A B: "growth<TAB>cache<TAB>ours<TAB>stack" of each
+# stack with more live objects in lab_slab_sites_save reading B than in A.
 lab_slab_sites_grown() {
-	[ -r "$1/$3" ] && [ -r "$2/$3" ] || return 0
-	awk 'NR == FNR { n[$2] = $1; next }
-	     $1 > n[$2] { print $1 - n[$2], $2 }' "$1/$3" "$2/$3" | sort -nr | head -12
+	awk -F'\t' -v OFS='\t' 'NR == FNR { n[$2 FS $3 FS $4] = $1; next }
+		$1 > n[$2 FS $3 FS $4] { print $1 - n[$2 FS $3 FS $4], $2, $3, $4 }' "$1" "$2" |
+		sort -t$'\t' -k1,1nr
 }
 
-# lab_slab_sites_note DIR0 DIR1: note, for each cache traced in both
-# lab_slab_sites_save readings, the allocation sites that gained objects.
-lab_slab_sites_note() {
-	local f c sites
-	for f in "$2"/*; do
-		[ -e "$f" ] || continue
-		c=${f##*/}
-		sites=$(lab_slab_sites_grown "$1" "$2" "$c")
-		[ -n "$sites" ] || continue
-		lab_note "allocation sites of $c with more live objects than before:"
-		echo "$sites" | sed 's/^/    /'
+# lab_slab_sites_steady A B C: "cache +a+b<TAB>ours<TAB>stack" of each stack
+# that gained live objects both from reading A to B and from B to C (the two
+# halves of a run of cycles): a leak grows in each half, an object that
+# happens to be alive at one reading (a teardown still under way) does not.
+lab_slab_sites_steady() {
+	join -t$'\t' \
+		<(lab_slab_sites_grown "$1" "$2" | awk -F'\t' -v OFS='\t' '{ print $2 "|" $4, $1, $3 }' | sort -t$'\t' -k1,1) \
+		<(lab_slab_sites_grown "$2" "$3" | awk -F'\t' -v OFS='\t' '{ print $2 "|" $4, $1 }' | sort -t$'\t' -k1,1) |
+		awk -F'\t' -v OFS='\t' '{ c = $1; sub(/\|.*/, "", c); st = $1; sub(/^[^|]*\|/, "", st)
+			printf "%s +%d+%d\t%s\t%s\n", c, $2, $4, $3, st }'
+}
+
+# lab_slab_leak_check NAME A B C: the leak gate of a run of cycles read at
+# A, B (half way) and C. Fails NAME when an allocation stack through ib_srp,
+# ib_iser or rdi_core gained live objects in each half, whatever the count,
+# and prints each such stack. Steady growth elsewhere (no frame of ours) is
+# noted with its stacks, for a comparison run with DRIVER=intree to show
+# whose it is; it does not fail here.
+lab_slab_leak_check() {
+	local name=$1 steady ours
+	steady=$(lab_slab_sites_steady "$2" "$3" "$4")
+	ours=$(echo "$steady" | awk -F'\t' '$2 == 1')
+	if [ -z "$ours" ]; then
+		pass "$name"
+	else
+		fail "$name" "$(echo "$ours" | cut -f1 | paste -sd' ')"
+		echo "$ours" | _lab_stacks_note "leak"
+	fi
+	echo "$steady" | awk -F'\t' '$2 == 0 && $1 != ""' | head -8 |
+		_lab_stacks_note "grew in both halves, no frame of ours"
+}
+
+# lab_slab_sites_ours FILE: allocation stacks through our modules in a
+# lab_slab_sites_save reading (a gate that never sees one is blind).
+lab_slab_sites_ours() { awk -F'\t' '$3 == 1' "$1" | wc -l; }
+
+# _lab_stacks_note WHAT: "what<TAB>ours<TAB>stack" lines as notes, each
+# stack a frame a line (the first 12).
+_lab_stacks_note() {
+	local what st
+	while IFS=$'\t' read -r what _ st; do
+		lab_note "$1: $what"
+		echo "$st" | sed 's/ < /\n/g' | head -12 | sed 's/^/        /'
 	done
-}
-
-# The smallest kmalloc caches move by hundreds of settled objects over a
-# run of cycles: kmalloc-16 grew by 164 and 268 in the two halves of
-# srp_cycles in one CI boot (by fewer than 10 in a boot of its own), by
-# 499 and 98 in the halves of iser_cycles in another CI boot, and by 719
-# over 200 iSER cycles in a boot of its own. Neither initiator allocates
-# objects that small per login (SRP's per-command registration slots
-# aside, whose leak would lose a whole queue depth per login). Traced
-# (slub_debug=U,kmalloc-16, 40 iSER cycles: +159), every new object was a
-# sysfs node name (__kernfs_new_node), with kernfs_node_cache and dentries
-# growing alike while no directory under /sys, debugfs or tracefs gained
-# an entry: removed nodes kept alive by dentries someone still holds.
-# That is about 4 objects per cycle, so cycle checks hold these caches to
-# LAB_SLAB_SMALL_PER_CYCLE (8) objects per cycle in each half instead.
-LAB_SLAB_SMALL='kmalloc-(8|16)'
-: "${LAB_SLAB_SMALL_PER_CYCLE:=8}"
-
-# lab_slab_small_half CYCLES: objects a LAB_SLAB_SMALL cache may grow by in
-# each half of CYCLES cycles.
-lab_slab_small_half() {
-	echo $((LAB_SLAB_SMALL_PER_CYCLE * $1 / 2))
-}
-
-# lab_slab_steady T REGEX DIFF1 DIFF2 [CYCLES]: "cache +a+b " for each cache
-# named by REGEX that grew by more than T objects in both lab_slab_diff
-# listings (the two halves of a run): a leak grows steadily, noise moves
-# once. With CYCLES, the LAB_SLAB_SMALL caches get lab_slab_small_half
-# instead of T.
-lab_slab_steady() {
-	local small=$1
-	[ -n "${5:-}" ] && small=$(lab_slab_small_half "$5")
-	awk -v t="$1" -v ts="$small" -v re="$2" -v sm="^($LAB_SLAB_SMALL)\$" '
-		FILENAME == ARGV[1] { a[$1] = $2; next }
-		$1 ~ re { lim = $1 ~ sm ? ts : t
-			  if (a[$1] > lim && $2 > lim) printf "%s %+d%+d ", $1, a[$1], $2 }' "$3" "$4"
 }

@@ -26,7 +26,7 @@
 # either driver (in-tree: 2 of 2 runs passed).
 #
 # lab-drivers: ours intree
-# lab-boot: own
+# lab-boot: pathcut
 source /lab/lib-iser.sh
 source /lab/lib-path.sh
 

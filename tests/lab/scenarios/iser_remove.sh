@@ -9,7 +9,8 @@
 # It gets a boot of its own: both rxe devices are gone afterwards.
 #
 # lab-drivers: ours intree
-# lab-boot: own
+# lab-boot: pathcut
+# lab-last
 source /lab/lib-iser.sh
 
 lab_net_up

@@ -6,7 +6,7 @@
 # the rport timeouts changed during a cut apply to that cut.
 #
 # lab-drivers: ours
-# lab-boot: own
+# lab-boot: pathcut
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
 

@@ -11,7 +11,7 @@
 # path does not come back in time (7 checks fail).
 #
 # lab-drivers: ours
-# lab-boot: own
+# lab-boot: pathcut
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
 

@@ -6,7 +6,8 @@
 # module must unload. Run last: it removes rxe1.
 #
 # lab-drivers: ours intree
-# lab-boot: own
+# lab-boot: leak
+# lab-last
 . /lab/lib-srp.sh
 
 lab_srpt_up 2
