@@ -446,8 +446,7 @@ lab_slab_diff() {
 # them says "# lab-kargs: slub_debug=U" in its header, and SLUB then lists
 # the live objects of every cache by allocation stack in debugfs
 # (slab/CACHE/alloc_traces: a "count site ..." line, the stack one frame a
-# line, a blank line).
-LAB_OURS='\[(ib_srp|ib_iser|rdi_core)\]'
+# line, a blank line). SLUB records at most 16 frames of a stack.
 
 # lab_slab_sites_save FILE: settled (lab_slab_settle), "count<TAB>cache<TAB>
 # ours<TAB>stack" of every allocation stack of every cache, ours = 1 when a
@@ -460,9 +459,9 @@ lab_slab_sites_save() {
 	for f in /sys/kernel/debug/slab/*/alloc_traces; do
 		[ -r "$f" ] || continue
 		c=${f%/alloc_traces}
-		awk -v c="${c##*/}" -v ours="$LAB_OURS" -v OFS='\t' '
+		awk -v c="${c##*/}" -v OFS='\t' '
 			function flush() {
-				if (n) print n, c, (st ~ ours), st
+				if (n) print n, c, (st ~ /\[(ib_srp|ib_iser|rdi_core)\]/), st
 				n = 0
 			}
 			/^ *[0-9]+ / { flush(); n = $1; st = $2; next }
@@ -519,11 +518,11 @@ lab_slab_leak_check() {
 lab_slab_sites_ours() { awk -F'\t' '$3 == 1' "$1" | wc -l; }
 
 # _lab_stacks_note WHAT: "what<TAB>ours<TAB>stack" lines as notes, each
-# stack a frame a line (the first 12).
+# stack a frame a line.
 _lab_stacks_note() {
 	local what st
 	while IFS=$'\t' read -r what _ st; do
 		lab_note "$1: $what"
-		echo "$st" | sed 's/ < /\n/g' | head -12 | sed 's/^/        /'
+		echo "$st" | sed 's/ < /\n/g' | sed 's/^/        /'
 	done
 }
