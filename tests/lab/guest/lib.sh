@@ -424,6 +424,11 @@ lab_slab_settle() {
 	for f in /sys/kernel/slab/*/shrink; do
 		echo 1 > "$f"
 	done 2>/dev/null
+	# A freed vmalloc area keeps its vmap_area object until a lazy purge;
+	# a module load purges them all (vm_unmap_aliases() from the
+	# set_memory_ro() of the new module's text).
+	modprobe -r crc7 2>/dev/null
+	modprobe crc7 && modprobe -r crc7
 }
 
 # lab_slab_caches: "cache active-objects object-size" of every slab
@@ -508,9 +513,24 @@ lab_slab_leak_check() {
 	else
 		fail "$name" "$(echo "$ours" | cut -f1 | paste -sd' ')"
 		echo "$ours" | _lab_stacks_note "leak"
+		lab_note "open files and working directories under /sys:"
+		_lab_sys_holders | head -20
 	fi
 	echo "$steady" | awk -F'\t' '$2 == 0 && $1 != ""' | head -8 |
 		_lab_stacks_note "grew in both halves, no frame of ours"
+}
+
+# _lab_sys_holders: "pid (comm): path" of each open file or working
+# directory under /sys (what may keep removed sysfs nodes alive).
+_lab_sys_holders() {
+	local f t p
+	for f in /proc/[0-9]*/fd/* /proc/[0-9]*/cwd; do
+		t=$(readlink "$f") || continue
+		[[ $t == /sys/* ]] || continue
+		p=${f#/proc/}
+		p=${p%%/*}
+		echo "$p ($(cat /proc/$p/comm 2>/dev/null)): $t"
+	done 2>/dev/null
 }
 
 # lab_slab_sites_ours FILE: allocation stacks through our modules in a
