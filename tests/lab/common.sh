@@ -60,3 +60,23 @@ lab_image_key() {
 }
 
 lab_image_dir() { echo "$LAB_CACHE/image-$LAB_RELEASE-$(lab_image_key)"; }
+
+# lab_guest_slot: wait for a free guest slot on this machine and hold it
+# until the calling script exits (file descriptor 8). TCG guests side by
+# side share the host's cores and stretch every timing inside them, so by
+# default one guest runs at a time (LAB_GUESTS raises that); boots started
+# meanwhile, by any checkout, queue here in turn.
+lab_guest_slot() {
+	local i n=${LAB_GUESTS:-1} waited=0
+	mkdir -p "$LAB_CACHE"
+	while :; do
+		for ((i = 0; i < n; i++)); do
+			exec 8>"$LAB_CACHE/guest-slot.$i"
+			flock -n 8 && break 2
+		done
+		[ $waited = 1 ] || lab_log "waiting for a guest slot (another lab guest runs on this machine)"
+		waited=1
+		sleep 5
+	done
+	[ $waited = 0 ] || lab_log "guest slot $i free"
+}
