@@ -4,20 +4,22 @@
 #
 # 1. dm-multipath over both paths, fio verify on two maps at once, one raw
 #    and one under ext4, while the paths are logged out (rport delete) and
-#    in again in turn for CHURN_SECS (a cycle takes about 20 s under TCG,
+#    in again in turn for CHURN_SECS (60; 300 in tests/run-all --long; a
+#    cycle takes about 20 s under TCG,
 #    most of it dm-multipath taking the path back): 0 I/O errors, 0
 #    verify errors, the file system checks clean, every path back in its
 #    map each time.
 #
 # Login/logout cycles without multipath are srp_cycles.
 #
-# Knobs (LAB_ENV): CHURN_SECS (150) of multipath churn.
+# Knobs (LAB_ENV): CHURN_SECS (60) of multipath churn.
 #
 # lab-drivers: ours
+# lab-long: CHURN_SECS=300
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
 
-: "${CHURN_SECS:=150}"
+: "${CHURN_SECS:=60}"
 
 # churn_active_paths: paths dm-multipath has active.
 churn_active_paths() {
