@@ -18,7 +18,27 @@ iser_login() {
 	iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --login
 }
 iser_logout() { iscsiadm -m node -T "$ISER_IQN" -p "$1:$ISER_PORT" -I iser --logout; }
-iser_logout_all() { iscsiadm -m node --logoutall=all >/dev/null 2>&1; true; }
+# iser_logout_all [--none-ok]: log out of every session; fails if iscsiadm
+# fails or a session is left. iscsiadm exits 21 (no session found) when
+# there is nothing to log out: a failure for a caller that has sessions to
+# end (they vanished behind its back), success with --none-ok (a caller
+# that retries until none is left).
+iser_logout_all() {
+	local out rc
+	out=$(iscsiadm -m node --logoutall=all 2>&1)
+	rc=$?
+	[ $rc -eq 21 ] && [ "${1:-}" = --none-ok ] && rc=0
+	if [ $rc -ne 0 ]; then
+		echo "$out"
+		echo "iscsiadm --logoutall=all: exit $rc"
+	fi
+	if ! iser_no_session; then
+		echo "sessions left after logout:"
+		iscsiadm -m session 2>&1
+		return 1
+	fi
+	return $rc
+}
 iser_no_session() { ! iscsiadm -m session 2>/dev/null | grep -q .; }
 
 # iser_session IP: sysfs session name (sessionN) of the session to IP.
