@@ -119,6 +119,38 @@ tools_srpt_port_enable() {
 	echo "$2" > $CFS/srpt/$port/$port/enable
 }
 
+# tools_srpt_down: take the LIO SRP target down and unload ib_srpt, so that
+# no device management agent answers on the rxe ports (ib_srpt registers
+# one on every port it finds). Every target port, its LUNs and ACLs go; the
+# backstores stay. lab_srpt_up brings it all back as a boot's first SRP
+# scenario finds it. Fails if an SRP initiator is still logged in (its
+# session would be cut) or ib_srpt does not unload.
+tools_srpt_down() {
+	local wwn tpg d
+	[ -d /sys/module/ib_srpt ] || return 0
+	if [ -n "$(lab_srp_hosts)" ]; then
+		echo "ib_srp hosts still logged in: $(lab_srp_hosts | tr '\n' ' ')"
+		return 1
+	fi
+	for wwn in $CFS/srpt/*/; do
+		[ -d "$wwn" ] && [ "${wwn%/}" != $CFS/srpt/discovery_auth ] || continue
+		for tpg in "$wwn"*/; do
+			[ -e "$tpg/enable" ] || continue
+			echo 0 > "$tpg/enable" || return 1
+			# mapped LUNs of each ACL, the ACLs, then the LUNs
+			for d in "$tpg"acls/*/lun_* "$tpg"acls/* "$tpg"lun/lun_*; do
+				[ -d "$d" ] || continue
+				find "$d" -maxdepth 1 -type l -delete
+				rmdir "$d" || return 1
+			done
+			rmdir "$tpg" || return 1
+		done
+		rmdir "$wwn" || return 1
+	done
+	[ ! -d $CFS/srpt ] || rmdir $CFS/srpt || return 1
+	lab_unload ib_srpt
+}
+
 # tools_status_count KIND N: rdi-status --json lists N entries of KIND.
 tools_status_count() {
 	$RDI_STATUS --json | tools_json_flat | grep -qx "$1#=$2"
