@@ -32,7 +32,7 @@ check "multipath map exists" test -n "$map"
 if [ -n "$map" ]; then
 	fio --name=mp --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
 		--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
-		--verify_fatal=1 --do_verify=1 --time_based --runtime=40 \
+		--verify_fatal=1 --do_verify=1 --time_based --runtime=120 \
 		--output-format=terse >/tmp/mp-fio.out 2>&1 &
 	fpid=$!
 	sleep 5
@@ -41,11 +41,19 @@ if [ -n "$map" ]; then
 	# SCSI target's runtime-PM work from scsi_transport_iscsi's
 	# WQ_MEM_RECLAIM unbind worker and print a workqueue WARNING, with
 	# either initiator driver.
+	# Each logout and login is checked: a logout that did not happen
+	# leaves nothing for fio to ride through, nor does one after fio has
+	# ended (its 40 s ran out before the third logout under TCG; 120 s
+	# leave room). The sleeps pace the cycle (fio on one path, then two).
 	for i in 1 2 3; do
+		check "path logout $i of 3: fio still running" kill -0 $fpid
 		iser_drop_disks $IP1
-		iser_logout $IP1 >/dev/null
+		check "path logout $i of 3: $IP1" iser_logout $IP1
+		check "path logout $i of 3: no session to $IP1 left" \
+			test -z "$(iser_session $IP1)"
 		sleep 3
-		iser_login $IP1 >/dev/null
+		check "path login $i of 3: $IP1" iser_login $IP1
+		check "path login $i of 3: 2 disks on $IP1 again" iser_wait_disks $IP1 2
 		sleep 5
 	done
 	iser_check_bg "fio verify over multipath through 3 path logouts" $fpid
