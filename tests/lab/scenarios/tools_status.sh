@@ -19,8 +19,11 @@ lab_wait 60 sh -c "[ \$(iscsiadm -m session -P3 | grep -c 'Attached scsi disk') 
 check "a multipath map over both sessions for each of the $nluns LUNs" lab_wait 90 tools_mpath_ok $nluns 2
 
 $RDI_STATUS --verbose
-flat=$($RDI_STATUS --json | tools_json_flat)
-check "rdi-status --json is well-formed" test -n "$flat"
+json=$($RDI_STATUS --json)
+rc=$?
+flat=$(tools_json_flat <<<"$json")
+check "rdi-status --json exits 0" test $rc -eq 0
+check "rdi-status --json is well-formed" tools_json_valid "$json"
 check "json: no SRP logins" test "$(tools_json_get "$flat" 'srp#')" = 0
 check "json: 2 iSER sessions" test "$(tools_json_get "$flat" 'iser#')" = 2
 check "json: $nluns multipath maps" test "$(tools_json_get "$flat" 'multipath#')" = $nluns
