@@ -2,7 +2,16 @@
 #
 # iSER error recovery: iscsid killed and restarted under I/O; the target
 # portal group disabled and re-enabled under I/O (connection failure,
-# reconnect, re-login); login/logout cycles without slab growth; unload.
+# reconnect, re-login); login/logout cycles; unload.
+#
+# Slab growth over the cycles is no longer checked here. The check read
+# unsettled kmalloc totals before and after 20 cycles with a tolerance of
+# 2000 objects, against an idle noise of about +-430 (issue 14's figure):
+# a leak of up to 100 objects per cycle passed, and no count of 20 cycles
+# tells a small leak from noise (settled, single small kmalloc caches moved
+# by hundreds of objects over iSER cycle runs without a leak). iser_cycles
+# gates this login/logout path on allocation stacks through our modules
+# (slub_debug=U), where one leaked object per login fails.
 #
 # lab-drivers: ours intree
 source /lab/lib-iser.sh
@@ -29,33 +38,48 @@ fio_bg() {
 	fpid=$!
 }
 
+# the session's state in sysfs (the session outlives its connection's
+# failure and recovery; a state that cannot be read is neither)
+sess=$(iser_session $IP0)
+sess_state_is() {
+	local st
+	st=$(cat /sys/class/iscsi_session/$sess/state) || return 2
+	[ "$st" = LOGGED_IN ]
+	[ $? = "$1" ]
+}
+sess_logged_in() { sess_state_is 0; }
+sess_not_logged_in() { sess_state_is 1; }
+
+# iscsid killed under I/O: the kernel keeps the session; the sleeps pace
+# the outage (fio runs on through it).
 fio_bg 30
 sleep 5
+lab_log_mark
 pkill -x iscsid
+check "iscsid stopped" lab_wait 20 sh -c '! pgrep -x iscsid'
 sleep 5
-lab_iscsid_up
+check "iscsid restarted" lab_iscsid_up
 iser_check_bg "fio verify while iscsid is killed and restarted" $fpid
-check "session still logged in after iscsid restart" iser_session $IP0
+check "session still logged in after iscsid restart" sess_logged_in
+check "no connection error while iscsid was away" lab_log_lacks 'detected conn error'
 
+# The target portal group disabled under I/O: LIO drops the connection,
+# the session fails and iscsid retries the login until the group is back.
 fio_bg 60
 sleep 5
+lab_log_mark
 echo 0 > $tpg/enable
-sleep 5
+check "portal group disabled: session leaves LOGGED_IN" lab_wait 60 sess_not_logged_in
+check "connection failure reported to iscsid" lab_log_has 'detected conn error'
+sleep 5	# the outage: iscsid's reconnect attempts fail meanwhile
 echo 1 > $tpg/enable
+check "session recovered (LOGGED_IN)" lab_wait 90 sess_logged_in
 iser_check_bg "fio verify across a target-side connection loss" $fpid
-check "session recovered (LOGGED_IN)" lab_wait 60 sh -c \
-	"grep -q LOGGED_IN /sys/class/iscsi_session/$(iser_session $IP0)/state"
-check "connection failure reported to iscsid" sh -c \
-	"dmesg | grep -q 'detected conn error'"
 check "logout" iser_logout $IP0
 
-before=$(iser_slab_objs)
 for i in $(seq 1 20); do
 	iser_login $IP0 >/dev/null 2>&1 || break
 	iser_logout $IP0 >/dev/null 2>&1 || break
 done
 check "20 login/logout cycles" test "$i" = 20
-after=$(iser_slab_objs)
-check "slab usage flat over the cycles ($before -> $after)" \
-	test $((after - before)) -lt 2000
 check "ib_iser unloads after logout" iser_unload
