@@ -219,13 +219,16 @@ lab_mp_is() {
 	[ "$(lab_mp_dm_state "$1")" = "$2" ]
 }
 
-# lab_disk_moves DISK SECS: DISK completes requests within SECS seconds.
+# lab_disk_moves DISK SECS: DISK completes requests within SECS seconds
+# (polled: passes as soon as one completes).
 lab_disk_moves() {
 	local a
 	a=$(lab_disk_done $1)
-	sleep $2
-	[ "$(lab_disk_done $1)" -gt "$a" ]
+	lab_wait $2 _lab_disk_past $1 $a && return 0
+	echo "$1: completed nothing in $2 s ($a -> $(lab_disk_done $1))"
+	return 1
 }
+_lab_disk_past() { [ "$(lab_disk_done $1)" -gt "$2" ]; }
 
 # lab_path_iser_target_up [NLUNS]: the iSCSI/iSER target
 # (lab_iser_target_up) plus iSER portals on both paths' target ends.
