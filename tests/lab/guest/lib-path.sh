@@ -17,7 +17,8 @@
 #   lab_path_up             both cuttable paths (and the default topology)
 #   lab_path_srpt_up [N]    ib_srpt target ports on the target ends, N LUNs
 #   lab_path_srp_login P [EXTRA]   login over path P; prints the host number
-#   lab_path_cut P / lab_path_restore P   drop / pass path P's RoCE packets
+#   lab_path_cut P [tx] / lab_path_restore P   drop / pass path P's RoCE
+#                           packets (where they arrive; tx: where they leave)
 #   lab_path_dropped        RoCE packets dropped by cuts so far
 
 PATH_IPI=(203.0.113.1 203.0.113.17)	# initiator ends
@@ -109,15 +110,22 @@ lab_path_up() {
 		lab_wait 20 sh -c "grep -q '$(_lab_path_gid_hex ${PATH_IPI[n]})\$' /sys/class/infiniband/${PATH_RXEI[n]}/ports/1/gids/*" || return 1
 		lab_wait 20 sh -c "grep -q '$(_lab_path_gid_hex ${PATH_IPT[n]})\$' /sys/class/infiniband/${PATH_RXET[n]}/ports/1/gids/*" || return 1
 	done
-	# Drop where the packets arrive, not where they leave: a drop in the
-	# output hook fails rxe's ip_local_out(), and rxe then retries that
-	# send for ever instead of losing the packet (see docs/lab.md).
+	# Cuts drop where the packets arrive (set cut): a drop in the output
+	# hook (set cuttx, lab_path_cut P tx) fails rxe's ip_local_out(), and
+	# rxe then retries that send until the netdev takes it instead of
+	# losing the packet (see docs/lab.md); only a scenario that wants
+	# exactly that asks for it.
 	nft -f - <<'NFT' || return 1
 table inet labpath {
 	set cut { type ifname; }
+	set cuttx { type ifname; }
 	chain in {
 		type filter hook prerouting priority 0; policy accept;
 		iifname @cut udp dport 4791 counter drop
+	}
+	chain out {
+		type filter hook output priority 0; policy accept;
+		oifname @cuttx udp dport 4791 counter drop
 	}
 }
 NFT
@@ -163,20 +171,32 @@ lab_path_srp_login() {
 	return 1
 }
 
-# lab_path_cut PATH: drop every RoCE packet of the path, both directions.
+# lab_path_cut PATH [SIDE]: drop every RoCE packet of the path, both
+# directions, where it arrives (SIDE rx, the default: the packet is lost)
+# or where it leaves (tx: the sending rxe device tries it again until it
+# is taken, so QP sends and CM MADs alike wait in the device while the cut
+# lasts).
 lab_path_cut() {
-	nft add element inet labpath cut "{ ${PATH_DEVI[$1]}, ${PATH_DEVT[$1]} }"
+	local set=cut
+	[ "${2:-rx}" = tx ] && set=cuttx
+	nft add element inet labpath $set "{ ${PATH_DEVI[$1]}, ${PATH_DEVT[$1]} }"
 }
 
 # lab_path_restore PATH: let the path's RoCE packets through again.
 lab_path_restore() {
-	nft delete element inet labpath cut "{ ${PATH_DEVI[$1]}, ${PATH_DEVT[$1]} }" 2>/dev/null
+	local set
+	for set in cut cuttx; do
+		nft delete element inet labpath $set "{ ${PATH_DEVI[$1]}, ${PATH_DEVT[$1]} }" 2>/dev/null
+	done
 	return 0
 }
 
-# lab_path_dropped: RoCE packets dropped by path cuts since lab_path_up.
+# lab_path_dropped: RoCE packets dropped by path cuts since lab_path_up,
+# on either side (on the sending side, every new try of a packet counts).
 lab_path_dropped() {
-	nft list chain inet labpath in | sed -n 's/.*counter packets \([0-9]*\).*/\1/p' | head -1
+	nft list table inet labpath |
+		awk '/counter packets/ { for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) }
+		     END { print n + 0 }'
 }
 
 # lab_path_sent PATH: RoCE packets sent by the path's initiator-end rxe.
