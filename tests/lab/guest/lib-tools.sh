@@ -87,6 +87,20 @@ tools_json_flat() {
 	'
 }
 
+# tools_json_valid JSON: JSON is well-formed (python3's json module parses
+# all of it) and an object; prints the parser's error otherwise.
+tools_json_valid() {
+	python3 -c '
+import json, sys
+try:
+    d = json.load(sys.stdin)
+except ValueError as e:
+    sys.exit("not well-formed JSON: %s" % e)
+if not isinstance(d, dict):
+    sys.exit("top level is a %s, not an object" % type(d).__name__)
+' <<<"$1"
+}
+
 # tools_json_get FLAT PATH: the value at PATH in flattened JSON FLAT.
 tools_json_get() { grep -m1 "^$2=" <<<"$1" | cut -d= -f2-; }
 

@@ -96,8 +96,10 @@ check "multipath map built without help: 2 maps x 2 paths" lab_wait 90 tools_mpa
 
 # Status, field by field against sysfs.
 json=$($RDI_STATUS --json)
+rc=$?
 flat=$(tools_json_flat <<<"$json")
-check "rdi-status --json is well-formed" test -n "$flat"
+check "rdi-status --json exits 0" test $rc -eq 0
+check "rdi-status --json is well-formed" tools_json_valid "$json"
 $RDI_STATUS --verbose
 check "json: version 1" test "$(tools_json_get "$flat" version)" = 1
 check "json: 2 SRP logins" test "$(tools_json_get "$flat" 'srp#')" = 2
