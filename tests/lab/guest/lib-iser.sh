@@ -101,11 +101,6 @@ iser_stat() {
 # iser_unload: remove the initiator once no session is left.
 iser_unload() { lab_unload ib_iser; }
 
-# iser_slab_objs: active objects of the slabs one session allocates from.
-iser_slab_objs() {
-	awk '$1 ~ /^kmalloc-/ { n += $2 } END { print n }' /proc/slabinfo
-}
-
 # iser_check_bg NAME PID: record NAME as passed if background job PID (a
 # child of this shell, so not run through check's subshell) exits 0.
 iser_check_bg() {
