@@ -21,12 +21,27 @@ for d in $(lab_host_disks $h); do
 		--output=/dev/null &
 	pids="$pids $!"
 done
+check "fio started on both disks" test "$(echo $pids | wc -w)" -eq 2
 sleep 5
 check "rdma link delete $RXE1 under I/O" rdma link delete $RXE1
 check "SCSI host $h removed" lab_wait 60 test ! -e /sys/class/scsi_host/host$h
 check "rport port-$h:1 removed" test ! -e /sys/class/srp_remote_ports/port-$h:1
 check "class device srp-$RXE1-1 removed" test ! -e /sys/class/infiniband_srp/srp-$RXE1-1
-check "fio ends after the removal" lab_wait 90 sh -c "! kill -0 $pids 2>/dev/null"
+# Every fio, not just one: "kill -0 A B" fails as soon as either is gone.
+# A zombie (ended, not yet reaped) counts as ended.
+job_ended() {
+	local st
+	st=$(awk '{ print $3 }' /proc/$1/stat 2>/dev/null) || return 0
+	[ -z "$st" ] || [ "$st" = Z ]
+}
+fio_all_ended() {
+	local p
+	for p in $pids; do
+		job_ended $p || return 1
+	done
+}
+check "fio ends after the removal (all $(echo $pids | wc -w) jobs)" lab_wait 90 fio_all_ended ||
+	lab_note "still running: $(for p in $pids; do job_ended $p || echo "$p ($(cat /proc/$p/comm))"; done)"
 check "srp-$RXE0-1 still there" test -e /sys/class/infiniband_srp/srp-$RXE0-1/add_target
 h=$(lab_srp_login 0) && pass "login on path 0 still works" || fail "login on path 0 still works"
 check "logout" srp_logout_all
