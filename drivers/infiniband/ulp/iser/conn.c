@@ -6,10 +6,25 @@
  * Teardown is ordered and idempotent:
  *   1. iser_conn_terminate(): mark the connection failed so no completion
  *      reports a second error, disconnect, drain the QP. Afterwards no
- *      completion handler runs for this connection any more.
+ *      completion handler runs for this connection any more. Nothing here
+ *      waits for the peer: rdma_disconnect() only sends a DREQ, and the
+ *      drain completes locally once the QP is in the error state.
  *   2. iser_conn_put() drops a reference; the last one (endpoint
- *      disconnected and iscsi_conn unbound) destroys the cm_id first, so
- *      no CM event can run, then MR pool, QP, CQ, buffers and the device.
+ *      disconnected and iscsi_conn unbound) queues the release on
+ *      iser_release_wq, which destroys the cm_id first, so no CM event can
+ *      run, then MR pool, QP, CQ, buffers and the device.
+ *
+ * The release is asynchronous because rdma_destroy_id() waits until the
+ * IB CM has dropped every reference on its id, and a DREQ, REJ or MRA the
+ * CM has handed to the device keeps one until the device completes that
+ * send; on a fabric that does not take packets (soft-RoCE retries a send
+ * its netdev refuses until the netdev takes it) that is as long as the
+ * fabric stays down. iscsid calls ep_disconnect and stop_conn, and
+ * scsi_transport_iscsi's cleanup work calls both under the connection's
+ * ep_mutex, so a release in their context blocked iscsid (and anything
+ * reading the connection's address) for as long. Until the release work
+ * has destroyed the cm_id, a late CM event finds the connection DOWN and
+ * does nothing.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -25,6 +40,9 @@
 /* All connections, for device removal. */
 LIST_HEAD(iser_conns);
 DEFINE_MUTEX(iser_conns_mutex);	/* protects iser_conns, iser_conn.removing */
+
+/* Releases of connections whose last reference is gone (iser_conn_put()). */
+static struct workqueue_struct *iser_release_wq;
 
 /* Receive headers are kept a cache line apart from each other. */
 #define ISER_RX_HDR_STRIDE	ALIGN(ISER_HDRS_LEN, L1_CACHE_BYTES)
@@ -48,6 +66,25 @@ void iser_set_state(struct iser_conn *ic, enum iser_conn_state state)
 	ic->state = state;
 }
 
+/*
+ * The release of a connection nobody references any more: endpoint
+ * disconnected, iscsi_conn unbound, so no iscsi_transport op reaches it.
+ * Its cm_id's handler still may, until iser_conn_free_hw() has destroyed
+ * the cm_id (which may wait for the fabric).
+ */
+static void iser_conn_release_work(struct work_struct *work)
+{
+	struct iser_conn *ic = container_of(work, struct iser_conn,
+					    release_work);
+
+	iser_conn_free_hw(ic);
+	mutex_lock(&iser_conns_mutex);
+	list_del(&ic->entry);
+	mutex_unlock(&iser_conns_mutex);
+	rdi_stats_free(&ic->stats);
+	kfree(ic);
+}
+
 /**
  * iser_conn_alloc() - allocate an unconnected iSER connection
  *
@@ -65,6 +102,7 @@ struct iser_conn *iser_conn_alloc(void)
 		return NULL;
 	}
 	kref_init(&ic->ref);
+	INIT_WORK(&ic->release_work, iser_conn_release_work);
 	mutex_init(&ic->state_mutex);
 	init_completion(&ic->established);
 	iser_set_state(ic, ISER_CONN_CONNECTING);
@@ -230,9 +268,10 @@ void iser_conn_terminate(struct iser_conn *ic)
  * @ic: connection, terminated (QP drained)
  *
  * Destroys the cm_id first, so no CM event can run afterwards, then the
- * MR pool, QP, CQ, buffers and the device reference. Called by the last
- * reference or, earlier, by device removal; the connection object itself
- * stays valid and every user checks @ic->qp before touching the device.
+ * MR pool, QP, CQ, buffers and the device reference. Called by the release
+ * of the last reference or, earlier, by device removal; the connection
+ * object itself stays valid and every user checks @ic->qp before touching
+ * the device.
  *
  * Context: process, not under @ic->state_mutex (the CM handler takes it).
  */
@@ -261,24 +300,60 @@ static void iser_conn_release(struct kref *ref)
 {
 	struct iser_conn *ic = container_of(ref, struct iser_conn, ref);
 
-	iser_stats_remove(ic);
-	iser_conn_free_hw(ic);
-	mutex_lock(&iser_conns_mutex);
-	list_del(&ic->entry);
-	mutex_unlock(&iser_conns_mutex);
-	rdi_stats_free(&ic->stats);
-	kfree(ic);
+	queue_work(iser_release_wq, &ic->release_work);
 }
 
 /**
  * iser_conn_put() - drop a reference, releasing the connection on the last
  * @ic: connection, terminated if this may be the last reference
  *
- * Context: process; must not be called from the rdma_cm handler.
+ * The last reference queues the release (iser_conn_release_work()) and
+ * returns: the caller never waits for the fabric.
+ *
+ * Context: any.
  */
 void iser_conn_put(struct iser_conn *ic)
 {
 	kref_put(&ic->ref, iser_conn_release);
+}
+
+/**
+ * iser_conn_flush_releases() - wait for every queued connection release
+ *
+ * Device removal calls it, after it has freed the device resources of the
+ * connections it could still take a reference on, for those whose release
+ * was already queued: they hold the device until their work has run.
+ *
+ * Context: process; may wait for the fabric (see the top of this file).
+ */
+void iser_conn_flush_releases(void)
+{
+	flush_workqueue(iser_release_wq);
+}
+
+/**
+ * iser_conn_wq_create() - create the workqueue connection releases run on
+ *
+ * Unbound, at the default concurrency (hundreds of works): a release
+ * waiting for one fabric must not hold up the release of a connection on
+ * another.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int iser_conn_wq_create(void)
+{
+	iser_release_wq = alloc_workqueue("ib_iser_release",
+					  WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return iser_release_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * iser_conn_wq_destroy() - run the releases still queued, then free the
+ * workqueue; undoes iser_conn_wq_create()
+ */
+void iser_conn_wq_destroy(void)
+{
+	destroy_workqueue(iser_release_wq);
 }
 
 /**

@@ -9,7 +9,9 @@
  *      connection on its own, which frees every task's registration;
  *   2. wait (bounded) for that unbind;
  *   3. terminate and free the connection's device resources; the
- *      connection object lives on until its endpoint is disconnected.
+ *      connection object lives on until its endpoint is disconnected;
+ *   4. wait for the releases already queued of connections on any device
+ *      (iser_conn_flush_releases()): they still hold theirs.
  * Sessions then recover through another device or fail after their
  * replacement timeout, as for any other connection loss.
  *
@@ -35,8 +37,10 @@ static struct iser_conn *iser_next_victim(struct ib_device *ibdev)
 	list_for_each_entry(ic, &iser_conns, entry) {
 		if (ic->removing || !ic->dev || ic->dev->ib_dev != ibdev)
 			continue;
+		/* released already: its queued work frees the device part */
+		if (!kref_get_unless_zero(&ic->ref))
+			continue;
 		ic->removing = true;
-		kref_get(&ic->ref);
 		mutex_unlock(&iser_conns_mutex);
 		return ic;
 	}
@@ -62,6 +66,7 @@ static void iser_remove_one(struct ib_device *ibdev, void *client_data)
 		iser_conn_free_hw(ic);
 		iser_conn_put(ic);
 	}
+	iser_conn_flush_releases();
 }
 
 static struct ib_client iser_client = {

@@ -283,6 +283,8 @@ err_terminate:
 	iser_conn_terminate(ic);
 	mutex_unlock(&ic->state_mutex);
 err_put_conn:
+	/* the endpoint id, and so the debugfs name, may be reused now */
+	iser_stats_remove(ic);
 	iser_conn_put(ic);
 err_destroy_ep:
 	iscsi_destroy_endpoint(ep);
@@ -328,8 +330,9 @@ int iser_ep_poll(struct iscsi_endpoint *ep, int timeout_ms)
  * iser_ep_disconnect() - tear an endpoint down (iscsi_transport op)
  * @ep: endpoint; freed on return
  *
- * The RDMA connection is stopped here; its resources go once the bound
- * iscsi connection, if any, is stopped as well.
+ * The RDMA connection is stopped here; its resources go, on a workqueue,
+ * once the bound iscsi connection, if any, is stopped as well. Nothing
+ * here waits for the peer or the fabric.
  */
 void iser_ep_disconnect(struct iscsi_endpoint *ep)
 {

@@ -15,7 +15,8 @@
  * connection). Binding an iscsi_conn to the endpoint takes a second
  * reference; the iser_conn is released when both the endpoint is
  * disconnected and the iscsi_conn is stopped or destroyed, whichever order
- * iscsid and scsi_transport_iscsi choose.
+ * iscsid and scsi_transport_iscsi choose. The release runs on a workqueue:
+ * destroying the RDMA/CM id may wait for the fabric, iscsid never does.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -25,6 +26,7 @@
 #include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include <scsi/iscsi_proto.h>
@@ -150,6 +152,8 @@ enum {
  * @entry:         link in iser_conns, under iser_conns_mutex
  * @removing:      device removal is tearing this connection down; under
  *                 iser_conns_mutex
+ * @release_work:  frees the connection on iser_release_wq once the last
+ *                 reference is gone (iser_conn_put())
  */
 struct iser_conn {
 	struct iscsi_endpoint	*ep;
@@ -178,6 +182,7 @@ struct iser_conn {
 	struct dentry		*debugfs;
 	struct list_head	entry;
 	bool			removing;
+	struct work_struct	release_work;
 };
 
 /**
@@ -257,6 +262,9 @@ struct iser_conn *iser_conn_alloc(void);
 int iser_conn_create_qp(struct iser_conn *ic);
 void iser_conn_terminate(struct iser_conn *ic);
 void iser_conn_put(struct iser_conn *ic);
+void iser_conn_flush_releases(void);
+int iser_conn_wq_create(void);
+void iser_conn_wq_destroy(void);
 void iser_conn_error(struct iser_conn *ic);
 void iser_wc_error(struct ib_wc *wc, const char *what);
 int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,

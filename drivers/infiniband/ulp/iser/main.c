@@ -82,9 +82,12 @@ static int __init iser_init(void)
 	int ret;
 
 	iser_stats_init();
-	ret = iser_client_register();
+	ret = iser_conn_wq_create();
 	if (ret)
 		goto err_stats_exit;
+	ret = iser_client_register();
+	if (ret)
+		goto err_destroy_wq;
 	ret = iser_transport_register();
 	if (ret) {
 		pr_err("cannot register the iser transport: %d\n", ret);
@@ -96,6 +99,8 @@ static int __init iser_init(void)
 
 err_unregister_client:
 	iser_client_unregister();
+err_destroy_wq:
+	iser_conn_wq_destroy();
 err_stats_exit:
 	iser_stats_exit();
 	return ret;
@@ -104,7 +109,9 @@ err_stats_exit:
 static void __exit iser_exit(void)
 {
 	iser_transport_unregister();
+	/* runs iser_remove_one() on every device: it flushes the releases */
 	iser_client_unregister();
+	iser_conn_wq_destroy();
 	iser_stats_exit();
 }
 
