@@ -44,11 +44,15 @@ for i in 0 1; do
 		check "json iser[$i].connections[0].$f = sysfs" \
 			test "$(tools_json_get "$flat" "iser\[$i\].connections\[0\].$f")" = "$(cat /sys/class/iscsi_connection/$c/$f)"
 	done
+	# (an empty block name matched any disk here, and an empty multipath
+	# name the empty holder list of /sys/block//)
+	check "json iser[$i]: $nluns LUNs" test "$(tools_json_get "$flat" "iser\[$i\].luns#")" = $nluns
 	blk=$(tools_json_get "$flat" "iser\[$i\].luns\[0\].block")
 	check "json iser[$i].luns[0].block $blk is the session's disk" \
-		sh -c "iscsiadm -m session -r ${s#session} -P3 | grep -q 'Attached scsi disk $blk'"
-	check "json iser[$i].luns[0].multipath is its dm map" \
-		test "$(tools_json_get "$flat" "iser\[$i\].luns\[0\].multipath")" = "$(cat /sys/block/$blk/holders/*/dm/name)"
+		sh -c "[ -n '$blk' ] && iscsiadm -m session -r ${s#session} -P3 | grep -qw 'Attached scsi disk $blk'"
+	mp=$(tools_json_get "$flat" "iser\[$i\].luns\[0\].multipath")
+	check "json iser[$i].luns[0].multipath $mp is its dm map" \
+		sh -c '[ -n "$1" ] && [ "$1" = "$(cat /sys/block/$2/holders/*/dm/name)" ]' _ "$mp" "$blk"
 done
 a0=$(tools_json_get "$flat" 'iser\[0\].connections\[0\].address')
 a1=$(tools_json_get "$flat" 'iser\[1\].connections\[0\].address')
