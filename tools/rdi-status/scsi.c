@@ -138,6 +138,11 @@ static int add_target_luns(const char *path, const char *name, void *arg)
 	return sysfs_for_each(path, "", add_lun, arg);
 }
 
+static int add_session_targets(const char *path, const char *name, void *arg)
+{
+	return sysfs_for_each(path, "target", add_target_luns, arg);
+}
+
 void collect_host(struct host_info *h, int host)
 {
 	char dir[PATH_MAX];
@@ -150,6 +155,7 @@ void collect_host(struct host_info *h, int host)
 	snprintf(dir, sizeof(dir), "%s/class/scsi_host/host%d/device",
 		 sysfs_root(), host);
 	sysfs_for_each(dir, "target", add_target_luns, h);
+	sysfs_for_each(dir, "session", add_session_targets, h);
 }
 
 static int add_path(const char *path, const char *name, void *arg)
