@@ -130,6 +130,7 @@ void rdi_reg_release(struct ib_qp *qp, struct rdi_reg *reg);
  * @RDI_STAT_IMM:           writes sent as immediate data
  * @RDI_STAT_CREDIT_STALLS: submissions refused for lack of credit
  * @RDI_STAT_ERRORS:        failed completions and protocol errors
+ * @RDI_STAT_KEEPALIVES:    keep-alive probes sent (SRP)
  * @RDI_STAT_NR:            number of counters
  */
 enum rdi_stat {
@@ -143,6 +144,7 @@ enum rdi_stat {
 	RDI_STAT_IMM,
 	RDI_STAT_CREDIT_STALLS,
 	RDI_STAT_ERRORS,
+	RDI_STAT_KEEPALIVES,
 	RDI_STAT_NR
 };
 

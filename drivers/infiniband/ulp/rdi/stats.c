@@ -28,6 +28,7 @@ static const char * const rdi_stat_names[RDI_STAT_NR] = {
 	[RDI_STAT_IMM]		 = "imm",
 	[RDI_STAT_CREDIT_STALLS] = "credit_stalls",
 	[RDI_STAT_ERRORS]	 = "errors",
+	[RDI_STAT_KEEPALIVES]	 = "keepalive_probes",
 };
 
 /**

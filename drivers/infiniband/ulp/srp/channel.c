@@ -162,7 +162,8 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	int ret;
 
 	nrecv = target->queue_size;
-	nsend = target->queue_size * (1 + 2 * target->mr_per_cmd);
+	/* + 1 for the keep-alive probe (keepalive.c) */
+	nsend = target->queue_size * (1 + 2 * target->mr_per_cmd) + 1;
 	/* + 1 each for the work request ib_drain_qp() posts */
 	ch->cq_size = nrecv + 1;
 	ch->cq = ib_cq_pool_get(dev, ch->cq_size, ch->comp_vector,

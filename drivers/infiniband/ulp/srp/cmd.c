@@ -412,6 +412,7 @@ void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		srp_ch_error(ch, wc, "RECV");
 		return;
 	}
+	srp_ka_seen(ch);
 
 	ib_dma_sync_single_for_cpu(dev, iu->dma, iu->size, DMA_FROM_DEVICE);
 	switch (srp_iu_opcode(iu->buf, wc->byte_len)) {

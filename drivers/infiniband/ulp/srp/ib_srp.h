@@ -75,6 +75,7 @@ extern int srp_dev_loss_tmo;
 extern bool srp_use_imm_data;
 extern unsigned int srp_max_imm_data;
 extern unsigned int srp_ch_count;
+extern unsigned int srp_keepalive;
 
 extern struct workqueue_struct *srp_remove_wq;
 extern struct scsi_transport_template *srp_transport;
@@ -190,6 +191,27 @@ void srp_ib_cm_register(void);
 void srp_ib_cm_unregister(void);
 
 /**
+ * struct srp_keepalive - liveness watch of one channel (keepalive.c)
+ * @work:      runs at the channel's next deadline while it is connected
+ * @cqe:       completion entry of the probe
+ * @last_seen: jiffies of the channel's last successful completion
+ *             (receives and probes); written without a lock
+ * @sent:      jiffies when the probe in flight was posted
+ * @probing:   a probe is in flight
+ * @status:    completion status of the last probe
+ *
+ * Locks: @sent, @probing and @status under &srp_channel.lock.
+ */
+struct srp_keepalive {
+	struct delayed_work	work;
+	struct ib_cqe		cqe;
+	unsigned long		last_seen;
+	unsigned long		sent;
+	bool			probing;
+	enum ib_wc_status	status;
+};
+
+/**
  * struct srp_channel - one RC connection to the target
  * @target:      owning target
  * @idx:         index in @target->ch, equal to the blk-mq hw queue index
@@ -223,6 +245,7 @@ void srp_ib_cm_unregister(void);
  * @tmf_tag:     tag of the TMF in flight
  * @tmf_status:  response code of the last TMF (or -errno)
  * @zero_req_lim: times a command found no credit
+ * @ka:          keep-alive watch (keepalive.c)
  * @stats:       per-CPU counters
  */
 struct srp_channel {
@@ -261,6 +284,7 @@ struct srp_channel {
 	int			tmf_status;
 
 	atomic_t		zero_req_lim;
+	struct srp_keepalive	ka;
 	struct rdi_stats	stats;
 };
 
@@ -269,6 +293,7 @@ enum {
 	SRP_CM_RETRY_IU_LEN	= 1,	/* target wants a smaller IT IU */
 	SRP_CM_RETRY_REDIRECT	= 2,	/* IB CM redirect */
 	SRP_CM_RETRY_STALE	= 3,	/* stale connection */
+	SRP_CM_RETRY_NO_KA	= 4,	/* target refused the keep-alive probe */
 };
 
 /**
@@ -330,6 +355,8 @@ enum srp_target_state {
  *               set from sizing until channel 0 has logged in
  *               (srp_target_connect()), before the SCSI host is added
  * @max_it_iu_len: IT IU length we request at login
+ * @ka_refused:  the target refused the keep-alive probe at a login: no
+ *               keep-alive for the rest of the target's life
  * @sgid:        source GID of the connection
  * @dgid:        destination GID (IB CM) / GID resolved by RDMA/CM
  * @orig_dgid:   destination GID as given (before redirects)
@@ -360,6 +387,7 @@ struct srp_target {
 	unsigned int		mr_per_cmd;
 	bool			sizing;
 	u32			max_it_iu_len;
+	bool			ka_refused;
 
 	union ib_gid		sgid;
 	union ib_gid		dgid;
@@ -418,7 +446,7 @@ void srp_target_size_direct(struct srp_target *target);
 
 /* login.c */
 int srp_target_connect(struct srp_target *target);
-int srp_ch_login(struct srp_channel *ch, bool multich);
+int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout);
 int srp_ch_create_ib(struct srp_channel *ch);
 void srp_ch_release(struct srp_channel *ch);
 void srp_target_disconnect(struct srp_target *target);
@@ -439,6 +467,23 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 		  struct ib_send_wr *prefix);
 bool srp_ch_mark_down(struct srp_channel *ch);
 void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what);
+
+/* keepalive.c */
+void srp_ka_init(struct srp_channel *ch);
+int srp_ka_login_probe(struct srp_channel *ch);
+void srp_ka_start(struct srp_channel *ch);
+void srp_ka_stop(struct srp_channel *ch);
+
+/**
+ * srp_ka_seen() - note a successful completion on a channel
+ * @ch: the channel
+ *
+ * Context: completion handlers; lock-free, one store.
+ */
+static inline void srp_ka_seen(struct srp_channel *ch)
+{
+	WRITE_ONCE(ch->ka.last_seen, jiffies);
+}
 
 /* data.c */
 int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,

@@ -190,12 +190,13 @@ void srp_cm_disconnected(struct srp_channel *ch)
  */
 void srp_ch_release(struct srp_channel *ch)
 {
+	srp_ka_stop(ch);
 	srp_ch_destroy_ib(ch);
 	ch->target->cm->destroy(ch);
 }
 
 static int srp_ch_login_once(struct srp_channel *ch, bool multich,
-			     u32 it_iu_len, bool imm)
+			     u32 it_iu_len, bool imm, unsigned long timeout)
 {
 	struct srp_target *target = ch->target;
 	struct srp_login_params p;
@@ -218,12 +219,11 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 		goto err_release;
 	}
 
-	left = wait_for_completion_timeout(&ch->login_done,
-					   msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS));
+	left = wait_for_completion_timeout(&ch->login_done, timeout);
 	if (!left)
 		shost_printk(KERN_ERR, target->shost,
 			     "channel %u: no answer to the login request within %u ms\n",
-			     ch->idx, SRP_LOGIN_TIMEOUT_MS);
+			     ch->idx, jiffies_to_msecs(timeout));
 	ret = ch->status;
 	if (ret)
 		goto err_release;
@@ -243,9 +243,14 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 		goto err_disconnect;
 	}
 
+	ret = srp_ka_login_probe(ch);
+	if (ret)
+		goto err_disconnect;
+
 	spin_lock_irq(&ch->lock);
 	ch->connected = true;
 	spin_unlock_irq(&ch->lock);
+	srp_ka_start(ch);
 	trace_srp_login(ch, ch->req_lim, ch->max_it_iu_len, ch->max_ti_iu_len,
 			ch->use_imm_data);
 	return 0;
@@ -261,12 +266,14 @@ err_release:
  * srp_ch_login() - connect and log in one channel
  * @ch:      channel with its CM-independent fields initialised
  * @multich: not the first channel of the target (MULTICHAN_MULTI)
+ * @timeout: jiffies to wait for the target's answer to each login request
  *
  * Retries once with a smaller IT IU when the target says the requested one
- * is too large. Context: process context, may sleep for the login timeout.
+ * is too large, and once without keep-alive when the target refuses its
+ * probe. Context: process context, may sleep for the login timeout.
  * Return: 0 or a negative errno; on error nothing of the channel remains.
  */
-int srp_ch_login(struct srp_channel *ch, bool multich)
+int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout)
 {
 	struct srp_target *target = ch->target;
 	u32 it_iu_len = target->max_it_iu_len;
@@ -276,11 +283,11 @@ int srp_ch_login(struct srp_channel *ch, bool multich)
 	int ret;
 
 	for (attempt = 0; attempt < SRP_LOGIN_ATTEMPTS; attempt++) {
-		ret = srp_ch_login_once(ch, multich, it_iu_len, imm);
+		ret = srp_ch_login_once(ch, multich, it_iu_len, imm, timeout);
 		if (ret <= 0)
 			return ret;
 		if (ret != SRP_CM_RETRY_IU_LEN)
-			continue;	/* redirect or stale connection */
+			continue;	/* redirect, stale connection, no probe */
 		fallback = srp_it_iu_len_fallback(target->cmd_sg_cnt);
 		if (shrunk || fallback >= it_iu_len)
 			return -ECONNREFUSED;
@@ -387,6 +394,7 @@ static int srp_ch_init(struct srp_target *target, unsigned int idx)
 	init_completion(&ch->tmf_done);
 	init_completion(&ch->logout_done);
 	mutex_init(&ch->tmf_mutex);
+	srp_ka_init(ch);
 	return rdi_stats_init(&ch->stats);
 }
 
@@ -413,7 +421,8 @@ int srp_target_connect(struct srp_target *target)
 	for (i = 0; i < want; i++) {
 		ret = srp_ch_init(target, i);
 		if (!ret)
-			ret = srp_ch_login(&target->ch[i], i > 0);
+			ret = srp_ch_login(&target->ch[i], i > 0,
+					   msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS));
 		if (!ret && !i && target->max_desc > 1 &&
 		    !(target->ch[0].buf_fmt & SRP_BUF_FMT_INDIRECT))
 			srp_target_size_direct(target);

@@ -120,6 +120,12 @@ MODULE_PARM_DESC(ch_count,
 		 __stringify(SRP_DEFAULT_CH_CAP)
 		 ", at most the device's completion vectors)");
 
+unsigned int srp_keepalive = 5;
+module_param_named(keepalive, srp_keepalive, uint, 0644);
+MODULE_PARM_DESC(keepalive,
+		 "Keep-alive period in seconds: a silent path fails after it; 0 for none (default 5, up to "
+		 __stringify(SRP_MAX_KEEPALIVE) ")");
+
 struct workqueue_struct *srp_remove_wq;
 struct scsi_transport_template *srp_transport;
 

@@ -149,6 +149,30 @@ void srp_tmo_watch_work(struct work_struct *work)
 }
 
 /*
+ * How long a reconnect attempt waits for each login answer. The transport's
+ * fast_io_fail timer needs the rport mutex that the attempt holds, so a
+ * login waiting SRP_LOGIN_TIMEOUT_MS on a silent path would hold failing
+ * fast back by as much. While the rport is blocked, an attempt therefore
+ * gives up by the time I/O is due to fail fast, after a second at least.
+ */
+static unsigned long srp_reconnect_login_timeout(struct srp_target *target)
+{
+	unsigned long full = msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS);
+	struct srp_rport *rport = target->rport;
+	struct srp_tmo_watch *w = &target->tmo;
+	unsigned long due, now = jiffies;
+
+	lockdep_assert_held(&rport->mutex);
+	if (rport->state != SRP_RPORT_BLOCKED || !w->active ||
+	    w->fast_io_fail_tmo < 0)
+		return full;
+	due = w->since + (unsigned long)w->fast_io_fail_tmo * HZ;
+	if (!time_after(due, now + HZ))
+		return HZ;
+	return min(due - now, full);
+}
+
+/*
  * Tear every channel down and log in again. Commands still outstanding on
  * the old channels are completed with DID_RESET once their QPs are drained
  * and before their MRs go away, so the midlayer retries them. One channel
@@ -158,6 +182,7 @@ void srp_tmo_watch_work(struct work_struct *work)
 static int srp_rport_reconnect(struct srp_rport *rport)
 {
 	struct srp_target *target = rport->lld_data;
+	unsigned long timeout;
 	unsigned int i, up = 0;
 	int ret = 0, err;
 
@@ -175,8 +200,9 @@ static int srp_rport_reconnect(struct srp_rport *rport)
 
 	/* Not _sync: the retry work may be waiting for the rport mutex. */
 	cancel_delayed_work(&target->ch_retry_work);
+	timeout = srp_reconnect_login_timeout(target);
 	for (i = 0; i < target->ch_count; i++) {
-		err = srp_ch_login(&target->ch[i], up > 0);
+		err = srp_ch_login(&target->ch[i], up > 0, timeout);
 		if (!err) {
 			up++;
 			continue;
@@ -325,7 +351,8 @@ void srp_ch_retry_work(struct work_struct *work)
 
 		if (READ_ONCE(ch->connected) || ch->qp)
 			continue;
-		if (srp_ch_login(ch, true))
+		if (srp_ch_login(ch, true,
+				 msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS)))
 			again = true;
 		else
 			shost_printk(KERN_INFO, target->shost,

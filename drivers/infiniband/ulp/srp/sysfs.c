@@ -173,6 +173,25 @@ static ssize_t allow_ext_sg_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(allow_ext_sg);
 
+static ssize_t keepalive_show(struct device *dev,
+			      struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_target(dev)->opts.keepalive);
+}
+static DEVICE_ATTR_RO(keepalive);
+
+static ssize_t keepalive_state_show(struct device *dev,
+				    struct device_attribute *attr, char *buf)
+{
+	struct srp_target *target = dev_to_target(dev);
+
+	if (!target->opts.keepalive)
+		return sysfs_emit(buf, "off\n");
+	return sysfs_emit(buf, "%s\n",
+			  READ_ONCE(target->ka_refused) ? "refused" : "on");
+}
+static DEVICE_ATTR_RO(keepalive_state);
+
 /* One line per counter, summed over channels: "<name> <value>". */
 static ssize_t stats_show(struct device *dev, struct device_attribute *attr,
 			  char *buf)
@@ -221,6 +240,8 @@ static struct attribute *srp_host_attrs[] = {
 	&dev_attr_tl_retry_count.attr,
 	&dev_attr_cmd_sg_entries.attr,
 	&dev_attr_allow_ext_sg.attr,
+	&dev_attr_keepalive.attr,
+	&dev_attr_keepalive_state.attr,
 	&dev_attr_stats.attr,
 	NULL
 };

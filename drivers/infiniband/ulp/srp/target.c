@@ -96,6 +96,9 @@ static void srp_opts_defaults(struct srp_target_opts *o)
 		o->tl_retry_count = SRP_DEFAULT_RETRY_COUNT;
 	if (!srp_target_opts_has(o, SRP_OPT_IO_CLASS))
 		o->io_class = SRP_IO_CLASS_R16A;
+	if (!srp_target_opts_has(o, SRP_OPT_KEEPALIVE))
+		o->keepalive = min_t(unsigned int, READ_ONCE(srp_keepalive),
+				     SRP_MAX_KEEPALIVE);
 	o->max_sect = min_t(u32, o->max_sect, SRP_MAX_SECT_LIMIT);
 }
 

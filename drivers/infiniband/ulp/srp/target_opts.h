@@ -60,6 +60,7 @@ struct net;
  * @SRP_OPT_TARGET_CAN_QUEUE:	per-target queue limit (1..INT_MAX)
  * @SRP_OPT_MAX_IT_IU_SIZE:	cap on the requested IT IU length (0..INT_MAX)
  * @SRP_OPT_CH_COUNT:		RDMA channels for this login (1..INT_MAX)
+ * @SRP_OPT_KEEPALIVE:		keep-alive period in seconds, 0 = off (0..3600)
  * @SRP_OPT_NR:			number of keys
  */
 enum srp_opt {
@@ -83,6 +84,7 @@ enum srp_opt {
 	SRP_OPT_TARGET_CAN_QUEUE,
 	SRP_OPT_MAX_IT_IU_SIZE,
 	SRP_OPT_CH_COUNT,
+	SRP_OPT_KEEPALIVE,
 	SRP_OPT_NR
 };
 
@@ -94,6 +96,9 @@ enum srp_opt {
 
 /* Longest input the parser looks at; sysfs never passes more than a page. */
 #define SRP_OPTS_MAX_LEN	4096
+
+/* Longest keep-alive period accepted, in seconds. */
+#define SRP_MAX_KEEPALIVE	3600
 
 /* Size of the reason buffer callers should pass to srp_parse_target_opts(). */
 #define SRP_OPTS_WHY_LEN	128
@@ -120,6 +125,7 @@ enum srp_opt {
  * @target_can_queue:	see enum srp_opt
  * @max_it_iu_size:	see enum srp_opt
  * @ch_count:		see enum srp_opt
+ * @keepalive:		see enum srp_opt
  * @dest:		AF_INET or AF_INET6 address with a non-zero port
  * @src:		AF_INET or AF_INET6 address, port zero when not given
  */
@@ -143,6 +149,7 @@ struct srp_target_opts {
 	u32			target_can_queue;
 	u32			max_it_iu_size;
 	u32			ch_count;
+	u32			keepalive;
 	struct sockaddr_storage	dest;
 	struct sockaddr_storage	src;
 };
