@@ -207,14 +207,17 @@ static void login_result(struct srp_login_result *r, u32 it, u32 ti, u16 fmt)
 RDI_TEST(cmd_iu_len)
 {
 	/* one direct descriptor: 48 + 16 */
-	EXPECT_EQ(srp_cmd_iu_len(1, SRP_BUF_FMT_DIRECT), 64);
-	EXPECT_EQ(srp_cmd_iu_len(1, SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT),
+	EXPECT_EQ(srp_cmd_iu_len(1, 1, SRP_BUF_FMT_DIRECT), 64);
+	EXPECT_EQ(srp_cmd_iu_len(1, 1, SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT),
 		  64);
 	/* indirect only: 48 + 20 + 16 even for one descriptor */
-	EXPECT_EQ(srp_cmd_iu_len(1, SRP_BUF_FMT_INDIRECT), 84);
-	EXPECT_EQ(srp_cmd_iu_len(12, SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT),
+	EXPECT_EQ(srp_cmd_iu_len(1, 1, SRP_BUF_FMT_INDIRECT), 84);
+	EXPECT_EQ(srp_cmd_iu_len(12, 12, SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT),
 		  260);
-	EXPECT_EQ(srp_cmd_iu_len(255, SRP_BUF_FMT_INDIRECT), 4148);
+	EXPECT_EQ(srp_cmd_iu_len(255, 255, SRP_BUF_FMT_INDIRECT), 4148);
+	/* one in the IU, the rest in an external table: indirect */
+	EXPECT_EQ(srp_cmd_iu_len(1, 2, SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT),
+		  84);
 }
 
 RDI_TEST(login_rsp_check)
@@ -273,6 +276,36 @@ RDI_TEST(login_rsp_check)
 	login_result(&r, 8260, 256, both);
 	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 200), SRP_LOGIN_IT_TOO_SMALL);
 	EXPECT_EQ(srp_check_login_rsp(&r, 12, 12, 260), SRP_LOGIN_OK);
+	/*
+	 * cmd_sg_entries=1 with an external table (issue 16, finding 4): a
+	 * command of several descriptors is indirect, 48 + 20 + 16 bytes,
+	 * so max_it_iu_size=64..83 must not pass for one direct descriptor.
+	 */
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 4, 64), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 4, 83), SRP_LOGIN_IT_TOO_SMALL);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 4, 84), SRP_LOGIN_OK);
+	EXPECT_EQ(srp_check_login_rsp(&r, 1, 1, 64), SRP_LOGIN_OK);
+}
+
+/* Issue 16, finding 5: sizes beyond the device are refused, never wrap. */
+RDI_TEST(queue_fits_device)
+{
+	EXPECT_EQ(srp_send_wrs(64, 1), 193);
+	EXPECT_EQ(srp_send_wrs(0x80000001U, 0xffffffffU),
+		  0x80000001ULL * 0x1ffffffffULL + 1);
+	/* rxe: 16384 work requests per queue, 32767 CQ entries */
+	EXPECT_EQ(srp_check_queue(64, 1, 16384, 32767), 0);
+	EXPECT_EQ(srp_check_queue(40002, 1, 16384, 32767), -EINVAL);
+	EXPECT_EQ(srp_check_queue(0x80000001U, 4, 16384, 32767), -EINVAL);
+	/* 5461 * 3 + 1 = 16384: the last size that fits */
+	EXPECT_EQ(srp_check_queue(5461, 1, 16384, 32767), 0);
+	EXPECT_EQ(srp_check_queue(5462, 1, 16384, 32767), -EINVAL);
+	/* the CQ can be the tighter limit */
+	EXPECT_EQ(srp_check_queue(64, 1, 16384, 193), -EINVAL);
+	EXPECT_EQ(srp_check_queue(64, 1, 16384, 194), 0);
+	/* no registration: the receive queue counts too */
+	EXPECT_EQ(srp_check_queue(16383, 0, 16384, 32767), 0);
+	EXPECT_EQ(srp_check_queue(16384, 0, 16384, 32767), -EINVAL);
 }
 
 RDI_TEST(credit_update)

@@ -18,6 +18,17 @@ lab_net_up
 check "ib_srp loads" lab_srp_load
 check "srp-fake-target is in the payload" hostile_have_fake || return 0
 
+# A queue beyond the device (rxe: 16384 work requests per queue) is
+# refused before anything is allocated; it used to make ib_cq_pool_get()
+# allocate CQs until memory ran out (issue 16, finding 5).
+lab_log_mark
+check "queue_size=40000: add_target fails with 'Invalid argument'" \
+	srp_add_target_errno 0 "Invalid argument" \
+	"id_ext=$FAKE_ID,ioc_guid=$FAKE_ID,dest=$IP0:5557,ch_count=1,queue_size=40000"
+check "queue_size=40000: kernel log names the limit" \
+	lab_log_has "queue_size=40000 needs"
+check "queue_size=40000: no SCSI host or rport left" hostile_no_hosts
+
 # Nobody listens on the port: the CM rejects the REQ.
 lab_log_mark
 check "no listener: add_target fails with 'Connection refused'" \

@@ -161,9 +161,9 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	unsigned int nsend, nrecv, i;
 	int ret;
 
+	/* within the device's limits: srp_target_add() checked */
 	nrecv = target->queue_size;
-	/* + 1 for the keep-alive probe (keepalive.c) */
-	nsend = target->queue_size * (1 + 2 * target->mr_per_cmd) + 1;
+	nsend = srp_send_wrs(target->queue_size, target->mr_per_cmd);
 	/* + 1 each for the work request ib_drain_qp() posts */
 	ch->cq_size = nrecv + 1;
 	ch->cq = ib_cq_pool_get(dev, ch->cq_size, ch->comp_vector,

@@ -66,6 +66,19 @@ static void srp_fill_login_params(struct srp_channel *ch,
 }
 
 /*
+ * Descriptors one command may need, as the login response is checked
+ * against: while the host may still be sized down, a target that takes
+ * only direct descriptors gets one per command (srp_target_size_direct()).
+ */
+static unsigned int srp_login_max_desc(const struct srp_target *target,
+				       const struct srp_login_result *rsp)
+{
+	if (target->sizing && !(rsp->buf_fmt & SRP_BUF_FMT_INDIRECT))
+		return 1;
+	return target->max_desc;
+}
+
+/*
  * Log why a well-formed login response leaves the channel unusable, naming
  * the field and its value so an administrator can fix the target or the
  * add_target options.
@@ -98,7 +111,9 @@ static void srp_log_login_fault(struct srp_channel *ch,
 		shost_printk(KERN_ERR, shost,
 			     "channel %u: SRP_LOGIN_RSP max_it_iu_len %u (%u requested) is below the %u bytes of an SRP_CMD with %u data descriptors\n",
 			     ch->idx, rsp->max_it_iu_len, ch->max_it_iu_len,
-			     srp_cmd_iu_len(target->cmd_sg_cnt, rsp->buf_fmt),
+			     srp_cmd_iu_len(target->cmd_sg_cnt,
+					    srp_login_max_desc(target, rsp),
+					    rsp->buf_fmt),
 			     target->cmd_sg_cnt);
 		break;
 	case SRP_LOGIN_OK:
@@ -133,7 +148,7 @@ void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len)
 	}
 	/* While sizing, a direct-only target resizes the host instead. */
 	fault = srp_check_login_rsp(rsp, target->cmd_sg_cnt,
-				    target->sizing ? 1 : target->max_desc,
+				    srp_login_max_desc(target, rsp),
 				    ch->max_it_iu_len);
 	if (fault) {
 		srp_log_login_fault(ch, rsp, fault);

@@ -175,21 +175,64 @@ int srp_parse_login_rsp(const void *buf, size_t len,
 /**
  * srp_cmd_iu_len() - size of the largest SRP_CMD a host sends
  * @cmd_sg_cnt: data descriptors the host may put in one SRP_CMD
+ * @max_desc:   data descriptors one command may need in all; above
+ *              @cmd_sg_cnt the rest travel in an external table
  * @buf_fmt:    SRP_BUF_FMT_* the target supports
  *
  * A command with a 16-byte CDB and one descriptor, direct when the target
- * takes direct descriptors; with several, or when the target takes only
- * indirect ones, an indirect descriptor header followed by @cmd_sg_cnt
+ * takes direct descriptors and no command needs more; otherwise - several
+ * descriptors in the IU, an external table, or a target that takes only
+ * indirect ones - an indirect descriptor header followed by @cmd_sg_cnt
  * direct descriptors. Longer CDBs are refused per command.
  *
  * Return: the length in bytes.
  */
-u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, u16 buf_fmt)
+u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, unsigned int max_desc,
+		   u16 buf_fmt)
 {
-	if (cmd_sg_cnt <= 1 && buf_fmt & SRP_BUF_FMT_DIRECT)
+	if (cmd_sg_cnt <= 1 && max_desc <= 1 && buf_fmt & SRP_BUF_FMT_DIRECT)
 		return sizeof(struct srp_iu_cmd) +
 		       sizeof(struct srp_direct_desc);
 	return srp_it_iu_len_fallback(max(cmd_sg_cnt, 1U));
+}
+
+/**
+ * srp_send_wrs() - send work requests one channel's QP must hold
+ * @queue_size: send IUs of the channel (can_queue + RSP + TMF slots)
+ * @mr_per_cmd: fast registrations one command may need
+ *
+ * A SEND per IU, a REG_MR and a LOCAL_INV per registration, and the
+ * keep-alive probe.
+ *
+ * Return: the count, never wrapped.
+ */
+u64 srp_send_wrs(u32 queue_size, u32 mr_per_cmd)
+{
+	return (u64)queue_size * (1 + 2 * (u64)mr_per_cmd) + 1;
+}
+
+/**
+ * srp_check_queue() - does a channel of this size fit the device?
+ * @queue_size: send IUs of the channel (can_queue + RSP + TMF slots)
+ * @mr_per_cmd: fast registrations one command may need
+ * @max_qp_wr:  the device's work requests per queue
+ * @max_cqe:    the device's entries per CQ
+ *
+ * Each CQ also holds the completion of the work request ib_drain_qp()
+ * posts.
+ *
+ * Return: 0, or -EINVAL when a queue or a CQ would exceed the device.
+ */
+int srp_check_queue(u32 queue_size, u32 mr_per_cmd, u32 max_qp_wr,
+		    u32 max_cqe)
+{
+	u64 nsend = srp_send_wrs(queue_size, mr_per_cmd);
+
+	if (nsend > max_qp_wr || queue_size > max_qp_wr)
+		return -EINVAL;
+	if (nsend + 1 > max_cqe || (u64)queue_size + 1 > max_cqe)
+		return -EINVAL;
+	return 0;
 }
 
 /**
@@ -222,7 +265,8 @@ enum srp_login_fault srp_check_login_rsp(const struct srp_login_result *res,
 		return SRP_LOGIN_NO_DESC_FMT;
 	if (fmt == SRP_BUF_FMT_DIRECT && max_desc > 1)
 		return SRP_LOGIN_DIRECT_ONLY;
-	if (min(res->max_it_iu_len, it_iu_len) < srp_cmd_iu_len(cmd_sg_cnt, fmt))
+	if (min(res->max_it_iu_len, it_iu_len) <
+	    srp_cmd_iu_len(cmd_sg_cnt, max_desc, fmt))
 		return SRP_LOGIN_IT_TOO_SMALL;
 	return SRP_LOGIN_OK;
 }

@@ -596,7 +596,11 @@ enum srp_login_fault {
 	SRP_LOGIN_IT_TOO_SMALL,
 };
 
-u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, u16 buf_fmt);
+u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, unsigned int max_desc,
+		   u16 buf_fmt);
+u64 srp_send_wrs(u32 queue_size, u32 mr_per_cmd);
+int srp_check_queue(u32 queue_size, u32 mr_per_cmd, u32 max_qp_wr,
+		    u32 max_cqe);
 enum srp_login_fault srp_check_login_rsp(const struct srp_login_result *res,
 					 unsigned int cmd_sg_cnt,
 					 unsigned int max_desc,

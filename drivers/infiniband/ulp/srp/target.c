@@ -373,6 +373,20 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 	}
 	target->ch_count = srp_pick_ch_count(sdev, opts);
 	srp_target_size(target);
+	if (srp_check_queue(target->queue_size, target->mr_per_cmd,
+			    sdev->ib_dev->attrs.max_qp_wr,
+			    sdev->ib_dev->attrs.max_cqe)) {
+		dev_warn(&host->dev,
+			 "queue_size=%u needs %llu send work requests per channel (%u per command); %s allows %d per queue and %d per CQ\n",
+			 opts->queue_size,
+			 srp_send_wrs(target->queue_size, target->mr_per_cmd),
+			 1 + 2 * target->mr_per_cmd,
+			 dev_name(&sdev->ib_dev->dev),
+			 sdev->ib_dev->attrs.max_qp_wr,
+			 sdev->ib_dev->attrs.max_cqe);
+		ret = -EINVAL;
+		goto err_put_host;
+	}
 
 	/* Let a logout of the same I_T nexus finish before logging in again. */
 	if (srp_target_leaving(host, target))
