@@ -234,8 +234,23 @@ static int srp_ib_cm_create_qp(struct srp_channel *ch,
 	return ret;
 }
 
+static void srp_ib_cm_destroy(struct srp_channel *ch)
+{
+	if (!ch->ib_id)
+		return;
+	ib_destroy_cm_id(ch->ib_id);
+	ch->ib_id = NULL;
+}
+
+/*
+ * The REP handler moves the QP to RTR and RTS, and a REP can come long
+ * after the login gave up (the REQ is retried for about a minute, longer
+ * after an MRA): the CM id goes first, which waits for a running handler
+ * and stops new ones.
+ */
 static void srp_ib_cm_destroy_qp(struct srp_channel *ch)
 {
+	srp_ib_cm_destroy(ch);
 	ib_destroy_qp(ch->qp);
 }
 
@@ -268,14 +283,6 @@ static void srp_ib_cm_disconnect(struct srp_channel *ch)
 {
 	if (ch->ib_id)
 		ib_send_cm_dreq(ch->ib_id, NULL, 0);
-}
-
-static void srp_ib_cm_destroy(struct srp_channel *ch)
-{
-	if (!ch->ib_id)
-		return;
-	ib_destroy_cm_id(ch->ib_id);
-	ch->ib_id = NULL;
 }
 
 const struct srp_cm_ops srp_ib_cm_ops = {

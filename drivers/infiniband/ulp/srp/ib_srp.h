@@ -167,7 +167,7 @@ struct srp_channel;
  * @init:       create the CM id, resolve the route and create the QP
  *              through srp_ch_create_ib()
  * @create_qp:  create @ch->qp the way this CM needs it
- * @destroy_qp: destroy @ch->qp
+ * @destroy_qp: destroy @ch->qp; no CM handler may touch it from then on
  * @connect:    send the login request as CM private data
  * @disconnect: start a disconnect (DREQ); may be called from any context
  *              except hard IRQ and more than once
