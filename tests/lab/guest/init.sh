@@ -2,14 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # Lab guest main program (PID 1, started by the image's /sbin/lab-init).
-# Reads /lab/plan (DRIVER, SCENARIOS, SCENARIO_CAPS, SHELL_MODE), installs
+# Reads /lab/plan (DRIVER, KERNEL, SCENARIOS, SCENARIO_CAPS, SHELL_MODE), installs
 # our modules when DRIVER=ours, runs each scenario in its own bash, checks the
 # kernel log, and writes every result line to the console and to /dev/vdc.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb
 . /lab/plan
 export DRIVER LAB_OUT=/lab/out
+KERNEL=${KERNEL:-debian}
 mkdir -p "$LAB_OUT"
+# The debug kernel (tests/lab/run --kernel debug): its modules, its checks.
+if [ "$KERNEL" = debug ]; then
+	. /lab/lib-debug.sh
+	debug_setup
+fi
 hostname lab
 ip link set lo up
 ln -sf /proc/self/fd /dev/fd
@@ -58,7 +64,7 @@ excuse_known_splats() {
 finish() {
 	dmesg > "$LAB_OUT/dmesg.txt"
 	bad=$(excuse_known_splats < "$LAB_OUT/dmesg.txt" |
-		grep -E 'BUG:|WARNING:|Oops|general protection|possible circular locking|possible recursive locking|inconsistent lock state|blocked for more than|Kernel panic|UBSAN:|KASAN:|refcount_t:|list_(add|del) corruption' | head -5)
+		grep -E 'BUG:|WARNING:|Oops|general protection|kernel BUG at|possible circular locking|possible recursive locking|inconsistent lock state|lock inversion|DEBUG_LOCKS_WARN_ON|blocked for more than|Kernel panic|UBSAN:|KASAN:|KFENCE:|ODEBUG:|sleeping function called from invalid context|scheduling while atomic|refcount_t:|list_(add|del) corruption|kmemleak: .*(disabled|Cannot)|rcu_.*detected stall' | head -5)
 	if [ -s "$LAB_OUT/known-splats" ]; then
 		sed 's/^/LAB-INFO known kernel splat, not ours: /' "$LAB_OUT/known-splats" >/dev/console
 	fi
@@ -82,6 +88,7 @@ udev=/lib/systemd/systemd-udevd
 "$udev" --daemon 2>/dev/null
 udevadm trigger >/dev/null 2>&1
 udevadm settle -t 60 >/dev/null 2>&1
+[ "$KERNEL" = debug ] && debug_baseline
 
 kver=$(uname -r)
 if [ "$DRIVER" = ours ]; then
@@ -126,6 +133,7 @@ for s in $SCENARIOS; do
 	echo "LAB-INFO begin $s $(date +%T) cap ${cap}s" >/dev/console
 	: > "$LAB_OUT/$s.checks"
 	rm -f "$LAB_OUT/$s.end"
+	[ "$KERNEL" = debug ] && debug_begin "$s"
 	LAB_SCENARIO=$s LAB_CHECKS="$LAB_OUT/$s.checks" \
 		timeout -k 10 "$cap" \
 		bash -c 'source /lab/lib.sh; set -o pipefail; source "$0"; : > "$LAB_OUT/$LAB_SCENARIO.end"' "$f" \
@@ -145,5 +153,8 @@ for s in $SCENARIOS; do
 		result "FAIL $s: ran to the end (exit status $rc after $n checks)"
 	fi
 	echo "LAB-INFO end $s $(date +%T)" >/dev/console
+	# Leaks and reports of the scenario's time (after its end line: the
+	# scans are not the scenario's and not under its cap).
+	[ "$KERNEL" = debug ] && debug_end "$s" "$(IFS='|'; echo "${known_splats[*]}")"
 done
 finish
