@@ -116,9 +116,10 @@ check() {
 	return $rc
 }
 
-# lab_wait SECS CMD...: poll CMD every 0.5 s until it succeeds or SECS pass.
+# lab_wait SECS CMD...: poll CMD every 0.5 s until it succeeds or SECS pass
+# (times LAB_SLOWDOWN: the debug kernel is slower).
 lab_wait() {
-	local end=$((SECONDS + $1))
+	local end=$((SECONDS + $1 * ${LAB_SLOWDOWN:-1}))
 	shift
 	until "$@" >/dev/null 2>&1; do
 		[ $SECONDS -ge $end ] && return 1
@@ -408,6 +409,39 @@ lab_fio_verify_for() {
 		--rw=randrw --bs=4k --iodepth=16 --size=16m --time_based \
 		--runtime="$2" --verify=crc32c --verify_fatal=1 --do_verify=1 \
 		--output="$3"
+}
+
+# lab_fio_loop_start DEV OUT: verified fio jobs on DEV (lab_fio_verify's,
+# 10 s each), one after another in the background until lab_fio_loop_stop,
+# their reports appended to OUT. For I/O that must last exactly as long as
+# a scenario's faults, whatever they take under TCG. LAB_FIO_LOOP is the
+# loop's pid: alive while every job so far verified clean.
+lab_fio_loop_start() {
+	local dev=/dev/${1#/dev/} out=$2
+	rm -f /tmp/lab-fio-loop.stop
+	: > "$out"
+	(
+		n=0
+		while [ ! -e /tmp/lab-fio-loop.stop ]; do
+			fio --name=loop --filename="$dev" --direct=1 \
+				--ioengine=libaio --rw=randrw --bs=4k --iodepth=16 \
+				--size=32m --verify=crc32c --verify_fatal=1 \
+				--do_verify=1 --time_based --runtime=10 \
+				--output-format=terse >>"$out" 2>&1 || exit
+			n=$((n + 1))
+		done
+		echo "fio loop: $n jobs verified clean" >>"$out"
+		[ $n -gt 0 ]
+	) &
+	LAB_FIO_LOOP=$!
+}
+
+# lab_fio_loop_stop: let the loop's current job finish and end it; its
+# status is 0 when at least one job ran and every job verified clean,
+# else the first failing job's (1 when none ran).
+lab_fio_loop_stop() {
+	touch /tmp/lab-fio-loop.stop
+	wait "$LAB_FIO_LOOP"
 }
 
 # lab_slab_settle: free what can be freed before slab usage is read: the

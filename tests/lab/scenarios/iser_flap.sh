@@ -26,20 +26,17 @@
 # every 10 s, iscsid blocked, the session never came back); the in-tree
 # driver was back 2.2 s after the last restore.
 #
-#   ISER_FLAP_ROUNDS   rounds of the two flaps (default 3)
+#   ISER_FLAP_ROUNDS   rounds of the two flaps (default 1, about 5 minutes
+#                      with the drops; 10 in tests/run-all --long)
 #
-# Not in tests/run-all yet (no lab-drivers line): its three rounds take
-# about 20 minutes of the pathcut boot, which would put the test command
-# over its 40 minutes. Run it by hand: tests/lab/run iser_flap (and
-# --driver intree). It joins with "# lab-drivers: ours intree" once it
-# fits (fewer rounds by default, the full 10 in --long).
+# lab-drivers: ours
 # lab-boot: pathcut
-# lab-timeout: 1500
+# lab-timeout: 900
 # lab-long: ISER_FLAP_ROUNDS=10
 source /lab/lib-iser.sh
 source /lab/lib-path.sh
 
-: "${ISER_FLAP_ROUNDS:=3}"
+: "${ISER_FLAP_ROUNDS:=1}"
 FLAP_BACK=30		# s from the last restore to LOGGED_IN
 FLAP_FIO=20		# fio runtime of one flap (it waits out the outage)
 ip=${PATH_IPT[0]}
@@ -166,6 +163,9 @@ flap() {
 	sess_up || return 1
 }
 
+# logged_in: the session on path 0 is there, or a new login makes it.
+logged_in() { iser_session $ip >/dev/null || iser_login $ip; }
+
 ok=1
 for ((r = 1; r <= ISER_FLAP_ROUNDS && ok; r++)); do
 	for side in tx rx; do
@@ -174,10 +174,19 @@ for ((r = 1; r <= ISER_FLAP_ROUNDS && ok; r++)); do
 done
 
 # A drop that starts during a login (as soon as iscsid has an endpoint)
-# and outlasts the 15 s login timeout: iscsid gives that attempt up while
-# the packets are dropped and logs in once they flow.
+# and outlasts the 15 s login timeout: the login must end, nothing may be
+# left blocked or destroying a CM id, and a login once the packets flow
+# must work. Whether iscsiadm's own attempt succeeds is not ours to
+# decide: with the in-tree ib_iser in the same boot (2026-12-02, 6.1) it
+# fails the same way as with ours - iscsid's retries after the restore
+# connect, but the target reports each one "interrupted before got login
+# req" every 15 s until iscsiadm gives up with 8 (connection timed out),
+# and the next iscsiadm login succeeds at once - so its status is only
+# reported, and iscsiadm gets two retries instead of eight.
 if [ $ok = 1 ]; then
 	check "logout before the login drop" iser_logout $ip
+	iscsiadm -m node -T $ISER_IQN -p $ip:3260 -I iser -o update \
+		-n node.session.initial_login_retry_max -v 2 >/dev/null
 	check_flow "login drop"
 	lab_log_mark
 	mark=$LAB_LOG_MARK
@@ -195,8 +204,9 @@ if [ $ok = 1 ]; then
 	if check "login drop: the login ends" lab_wait 150 bg_ended $lpid; then
 		wait $lpid
 		rc=$?
-		check "login drop: the login succeeds (rc $rc)" test $rc -eq 0
+		lab_note "login drop: iscsiadm's login ended with $rc"
 		[ $rc -eq 0 ] || tail -5 /tmp/flap-login.out
+		check "login drop: logged in once the packets flow" logged_in
 	else
 		stuck_report
 		ok=0

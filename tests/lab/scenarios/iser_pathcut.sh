@@ -57,11 +57,8 @@ check "LUN 0 of both paths (${d[0]}, ${d[1]}) in map $map" \
 	test -n "$map" -a "$(lab_mp_map_of "${d[0]}")" = "$map"
 multipath -ll $map
 
-fio --name=cut --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
-	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
-	--verify_fatal=1 --do_verify=1 --time_based --runtime=120 \
-	--output-format=terse >/tmp/cut-fio.out 2>&1 &
-fpid=$!
+lab_fio_loop_start /dev/mapper/$map /tmp/cut-fio.out
+fpid=$LAB_FIO_LOOP
 # fio's first requests may take seconds under TCG (process start, ALUA
 # path group activation): wait until the map completes requests
 dm=$(basename "$(readlink -f /dev/mapper/$map)")
@@ -94,7 +91,7 @@ lab_note "path $c restored"
 check "cut path back (session $sc LOGGED_IN again)" lab_wait 60 \
 	grep -q LOGGED_IN /sys/class/iscsi_session/$sc/state
 check "multipath reinstates path $c ($dc)" lab_wait 60 lab_mp_is $dc active
-wait $fpid
+lab_fio_loop_stop
 rc=$?
 check "fio verify over multipath through a path cut (rc $rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/cut-fio.out

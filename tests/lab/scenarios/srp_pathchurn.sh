@@ -33,14 +33,8 @@ lab_wait 20 lab_mp_map_of "${d[0]}"
 map=$(lab_mp_map_of "${d[0]}")
 check "both paths of LUN 0 in map $map" test -n "$map" -a "$map" = "$(lab_mp_map_of "${d[1]}")"
 
-# fio must outlive every cycle: one took 110 s with another guest on the
-# host (two vCPUs each on two cores), so give each 120 s.
-runtime=$((CHURN_CYCLES * 120 + 60))
-fio --name=churn --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
-	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
-	--verify_fatal=1 --do_verify=1 --time_based --runtime=$runtime \
-	--output-format=terse >/tmp/churn-fio.out 2>&1 &
-fpid=$!
+lab_fio_loop_start /dev/mapper/$map /tmp/churn-fio.out
+fpid=$LAB_FIO_LOOP
 sleep 5
 for ((c = 0; c < CHURN_CYCLES; c++)); do
 	p=$((c % 2))
@@ -71,7 +65,7 @@ for ((c = 0; c < CHURN_CYCLES; c++)); do
 	check "cycle $c: fio still running" kill -0 $fpid
 	check "cycle $c: no SCSI host leaked or lost" test "$(lab_srp_hosts | wc -l)" -eq $((hosts_before + 2))
 done
-wait $fpid
+lab_fio_loop_stop
 rc=$?
 check "fio verify through $CHURN_CYCLES cut/restore cycles (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/churn-fio.out

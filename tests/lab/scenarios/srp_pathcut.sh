@@ -39,11 +39,8 @@ map=$(lab_mp_map_of "$d0")
 multipath -ll
 check "LUN 0 of path 0 ($d0) is in map $map" test -n "$map"
 
-fio --name=cut --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
-	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
-	--verify_fatal=1 --do_verify=1 --time_based --runtime=180 \
-	--output-format=terse >/tmp/pathcut-fio.out 2>&1 &
-fpid=$!
+lab_fio_loop_start /dev/mapper/$map /tmp/pathcut-fio.out
+fpid=$LAB_FIO_LOOP
 sleep 8
 sent=$(lab_path_sent 0)
 lab_note "cutting path 0 (rxe ${PATH_RXEI[0]} has sent $sent packets)"
@@ -62,7 +59,7 @@ lab_note "path 0 restored"
 check "path 0's rport reconnects" lab_wait 90 grep -qx running $r0/state
 check "multipath reinstates path 0 ($d0)" lab_wait 60 lab_mp_is $d0 active
 check "path 0 carries I/O again" lab_disk_moves $d0 4
-wait $fpid
+lab_fio_loop_stop
 rc=$?
 check "fio verify over multipath through the cut (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/pathcut-fio.out
