@@ -10,6 +10,9 @@ export HOME=/root TERM=dumb
 . /lab/plan
 export DRIVER LAB_OUT=/lab/out
 KERNEL=${KERNEL:-debian}
+# How much slower than Debian's kernel this one is (the debug kernel's
+# LAB_DEBUG_SLOWDOWN): lab_wait's limits and the hung-task limit scale.
+export LAB_SLOWDOWN=${LAB_SLOWDOWN:-1}
 mkdir -p "$LAB_OUT"
 # The debug kernel (tests/lab/run --kernel debug): its modules, its checks.
 if [ "$KERNEL" = debug ]; then
@@ -82,7 +85,7 @@ finish() {
 }
 
 echo 1 > /proc/sys/kernel/sysrq
-echo 60 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
+echo $((60 * LAB_SLOWDOWN)) > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 udev=/lib/systemd/systemd-udevd
 [ -x "$udev" ] || udev=/usr/lib/systemd/systemd-udevd
 "$udev" --daemon 2>/dev/null
