@@ -32,7 +32,9 @@ debug_setup() {
 	local kver
 	kver=$(uname -r)
 	if [ ! -d "/lib/modules/$kver/kernel" ]; then
-		tar -xf /dev/vdd -C / || echo "LAB-FATAL: cannot unpack the debug kernel's modules" >/dev/console
+		# lib/ is a symlink to usr/lib: keep it one.
+		tar -xf /dev/vdd -C / --keep-directory-symlink ||
+			echo "LAB-FATAL: cannot unpack the debug kernel's modules" >/dev/console
 	fi
 	mkdir -p /etc/udev/rules.d
 	# Each module's load address and size, for leaks allocated by a module
