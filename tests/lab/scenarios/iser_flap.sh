@@ -29,7 +29,7 @@
 #   ISER_FLAP_ROUNDS   rounds of the two flaps (default 1, about 5 minutes
 #                      with the drops; 10 in tests/run-all --long)
 #
-# lab-drivers: ours
+# lab-drivers: ours intree
 # lab-boot: pathcut
 # lab-timeout: 900
 # lab-long: ISER_FLAP_ROUNDS=10
