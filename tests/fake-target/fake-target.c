@@ -56,6 +56,7 @@ enum mode {
 	M_RSP_OPCODE, M_RSP_EMPTY, M_RSP_REQLIM0, M_RSP_REQLIM_NEG,
 	M_RSP_TI0, M_RSP_TI_HUGE, M_RSP_IT_TINY, M_RSP_IT_SMALL,
 	M_RSP_BUFFMT0, M_RSP_DIRECT_ONLY, M_RSP_INDIRECT_ONLY,
+	M_NO_REMOTE_WRITE,
 	/* data phase */
 	M_OK, M_DROP, M_SENSE_OVERFLOW, M_RESP_OVERFLOW, M_TAG_HIGH,
 	M_TAG_OTHER, M_DUP, M_CREDIT_NEG, M_CREDIT_HUGE, M_BAD_OPCODE,
@@ -91,6 +92,7 @@ static const struct {
 	{ "rsp-buffmt0",    M_RSP_BUFFMT0, 0, "LOGIN_RSP supporting no descriptor format" },
 	{ "rsp-direct-only", M_RSP_DIRECT_ONLY, 0, "LOGIN_RSP supporting direct descriptors only" },
 	{ "rsp-indirect-only", M_RSP_INDIRECT_ONLY, 0, "LOGIN_RSP supporting indirect descriptors only" },
+	{ "no-remote-write", M_NO_REMOTE_WRITE, 0, "a correct target whose RC QP grants no remote access (RDMA WRITE to it is NAKed)" },
 	{ "ok",		    M_OK, 0, "no lie: a correct target" },
 	{ "drop",	    M_DROP, 0, "never answer the command" },
 	{ "sense-overflow", M_SENSE_OVERFLOW, 0, "SRP_RSP whose sense length runs past the IU" },
@@ -113,6 +115,8 @@ static const struct {
 struct conn {
 	int			n;		/* for the log */
 	struct rdma_cm_id	*id;
+	struct ibv_qp		*qp;		/* @id's, or our own (own_qp) */
+	int			own_qp;		/* made and moved here, not by rdma_cm */
 	struct ibv_pd		*pd;
 	struct ibv_comp_channel	*cc;
 	struct ibv_cq		*cq;		/* receives, with @cc */
@@ -228,7 +232,7 @@ static int post_sq(struct conn *c, struct ibv_send_wr *wr)
 
 	if (sq_reserve(c))
 		return ENOSPC;
-	ret = ibv_post_send(c->id->qp, wr, &bad);
+	ret = ibv_post_send(c->qp, wr, &bad);
 	if (ret)
 		c->sq_inflight--;
 	return ret;
@@ -252,7 +256,7 @@ static int post_recv(struct conn *c, unsigned int i)
 		.num_sge = 1,
 	}, *bad;
 
-	return ibv_post_recv(c->id->qp, &wr, &bad);
+	return ibv_post_recv(c->qp, &wr, &bad);
 }
 
 /* Take the next send slot; its small data buffer goes with it. */
@@ -365,7 +369,9 @@ static void conn_free(struct conn *c)
 	for (i = 0; i < MAX_CONNS; i++)
 		if (conns[i] == c)
 			conns[i] = NULL;
-	if (c->id->qp)
+	if (c->own_qp && c->qp)
+		ibv_destroy_qp(c->qp);
+	else if (c->id->qp)
 		rdma_destroy_qp(c->id);
 	if (c->lun_mr)
 		ibv_dereg_mr(c->lun_mr);
@@ -392,6 +398,52 @@ static struct conn *conn_find(struct rdma_cm_id *id)
 		if (conns[i] && conns[i]->id == id)
 			return conns[i];
 	return NULL;
+}
+
+/*
+ * The access flags our RC QP grants the initiator: none but local write in
+ * no-remote-write mode (so soft-RoCE's responder NAKs an RDMA WRITE to it
+ * as an invalid request, even one of zero bytes), otherwise what rdma_cm
+ * would grant.
+ */
+static unsigned int qp_access(unsigned int cm_flags)
+{
+	return mode == M_NO_REMOTE_WRITE ? IBV_ACCESS_LOCAL_WRITE : cm_flags;
+}
+
+/*
+ * Move our own QP to STATE with the attributes rdma_cm computes for the
+ * connection, except its access flags (qp_access()) and, as rdma_accept()
+ * does, the RDMA READ depths we announce: none as responder, RD_DEPTH as
+ * requester (our RDMA READs of external tables). rdma_accept() does not
+ * touch a QP it did not create, and rdma_cm would grant remote write
+ * whenever it moves one (ib_cm_init_qp_attr()).
+ */
+static int own_qp_move(struct conn *c, enum ibv_qp_state state,
+		       uint8_t rd_depth)
+{
+	struct ibv_qp_attr attr = { .qp_state = state };
+	int mask, ret;
+
+	if (rdma_init_qp_attr(c->id, &attr, &mask))
+		return -1;
+	if (state == IBV_QPS_INIT) {
+		attr.qp_access_flags = qp_access(attr.qp_access_flags);
+		mask |= IBV_QP_ACCESS_FLAGS;
+	} else if (state == IBV_QPS_RTR) {
+		attr.max_dest_rd_atomic = 0;
+	} else if (state == IBV_QPS_RTS) {
+		attr.max_rd_atomic = rd_depth;
+	}
+	ret = ibv_modify_qp(c->qp, &attr, mask);
+	if (ret) {
+		errno = ret;
+		return -1;
+	}
+	if (state == IBV_QPS_INIT)
+		say("OWN_QP conn=%d qpn=%#x access=%#x", c->n, c->qp->qp_num,
+		    attr.qp_access_flags);
+	return 0;
 }
 
 /* Verbs resources for a connection request; on failure it is rejected. */
@@ -433,8 +485,17 @@ static struct conn *conn_new(struct rdma_cm_id *id)
 	qa.cap.max_recv_wr = NRECV;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
-	if (rdma_create_qp(id, c->pd, &qa))
-		goto err;
+	if (mode == M_NO_REMOTE_WRITE) {
+		/* rdma_cm would grant remote write: our own QP, moved here */
+		c->own_qp = 1;
+		c->qp = ibv_create_qp(c->pd, &qa);
+		if (!c->qp || own_qp_move(c, IBV_QPS_INIT, 0))
+			goto err;
+	} else {
+		if (rdma_create_qp(id, c->pd, &qa))
+			goto err;
+		c->qp = id->qp;
+	}
 	for (i = 0; i < NRECV; i++)
 		if (post_recv(c, i))
 			goto err;
@@ -578,6 +639,17 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 	cp.rnr_retry_count = 7;
 	/* RDMA READs of external tables, as many as the initiator offers */
 	cp.initiator_depth = rd_depth;
+	if (c->own_qp) {
+		if (own_qp_move(c, IBV_QPS_RTR, rd_depth) ||
+		    own_qp_move(c, IBV_QPS_RTS, rd_depth)) {
+			say("ERROR conn=%d cannot move our QP to RTS: %s", c->n,
+			    strerror(errno));
+			rdma_reject(id, NULL, 0);
+			conn_free(c);
+			return;
+		}
+		cp.qp_num = c->qp->qp_num;
+	}
 	say("ACCEPT conn=%d req_lim=%u max_it_iu_len=%u max_ti_iu_len=%u",
 	    c->n, get_be32(rsp + LRSP_REQ_LIM), get_be32(rsp + LRSP_MAX_IT),
 	    get_be32(rsp + LRSP_MAX_TI));

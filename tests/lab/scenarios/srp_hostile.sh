@@ -99,5 +99,71 @@ for m in rsp-direct-only:cmd_sg_entries=1 rsp-direct-only:cmd_sg_entries=12 \
 done
 HOSTILE_EXTRA=
 
+# Keep-alive (issue 15): every login sends a zero-length RDMA WRITE probe
+# before the channel carries anything. A target that answers it runs with
+# keep-alive; one whose RC QP grants no remote write (soft-RoCE's responder
+# NAKs the probe as an invalid request) costs exactly one more login, after
+# which it runs without keep-alive, said once in the log and in sysfs, and
+# the refusal is remembered: no further reconnect while the channel idles
+# for longer than a keep-alive period.
+ka_state() {
+	local s
+	s=$(cat /sys/class/scsi_host/host$HOSTILE_HOST/keepalive_state) || return 1
+	[ "$s" = "$1" ] || { echo "keepalive_state is '$s', not '$1'"; return 1; }
+}
+ka_logins() {
+	local n
+	n=$(hostile_fake_count '^ACCEPT')
+	[ "$n" -eq "$1" ] || { echo "the fake target accepted $n logins, not $1:"; cat $FAKE_LOG; return 1; }
+}
+KA_REFUSED='channel 0: the target refused the keep-alive probe \(.+\); logging in again, without keep-alive from now on'
+ka_refusals() {
+	local n
+	n=$(lab_log_count "$KA_REFUSED")
+	[ "$n" -eq "$1" ] || { echo "$n refusal lines, not $1:"; lab_log_since | grep -Ei 'keep-alive|srp' | tail -15; return 1; }
+}
+# ka_stays_running SECS: the rport is running, and the fake target sees
+# no further login, every second for SECS seconds.
+ka_stays_running() {
+	local end=$((SECONDS + $1))
+	while [ $SECONDS -lt $end ]; do
+		hostile_rport_running || { echo "rport $(cat /sys/class/srp_remote_ports/port-$HOSTILE_HOST:1/state) after $((SECONDS + $1 - end)) s"; return 1; }
+		ka_logins 2 || return 1
+		sleep 1
+	done
+}
+
+if hostile_login ok; then
+	pass "ok: login"
+	check "ok: keepalive_state on" ka_state on
+	check "ok: one login (the probe was answered)" ka_logins 1
+	check "ok: no keep-alive refusal logged" ka_refusals 0
+else
+	fail "ok: login"
+fi
+check "ok: logout" hostile_logout
+
+if hostile_login no-remote-write; then
+	pass "no-remote-write: login succeeds"
+	check "no-remote-write: the fake target's QPs grant local write only" \
+		test "$(hostile_fake_count '^OWN_QP conn=[0-9]+ qpn=0x[0-9a-f]+ access=0x1$')" -ge 1
+	check "no-remote-write: the refusal is logged exactly once" ka_refusals 1
+	check "no-remote-write: no other keep-alive message" \
+		test "$(lab_log_count 'keep-alive')" -eq 1
+	check "no-remote-write: keepalive_state refused" ka_state refused
+	check "no-remote-write: exactly two logins" ka_logins 2
+	check "no-remote-write: the LUN reads correctly" hostile_usable
+	k=$(cat /sys/class/scsi_host/host$HOSTILE_HOST/keepalive)
+	check "no-remote-write: rport running, no further login for $((2 * k + 2)) s (keepalive $k s)" \
+		ka_stays_running $((2 * k + 2))
+	check "no-remote-write: keepalive_state still refused" ka_state refused
+	check "no-remote-write: still one refusal line" ka_refusals 1
+	check "no-remote-write: the LUN still reads correctly" hostile_usable
+else
+	fail "no-remote-write: login succeeds"
+fi
+check "no-remote-write: logout" hostile_logout
+check "no-remote-write: no SCSI host or rport left" hostile_no_hosts
+
 check "no SRP hosts at the end" hostile_no_hosts
 check "ib_srp unloads" lab_unload ib_srp
