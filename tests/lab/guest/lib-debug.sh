@@ -21,7 +21,9 @@
 # Reports and leaks go to $LAB_OUT/<scenario>.debug (results/ on the host)
 # and, prefixed LAB-DMESG, to the console.
 
-DEBUG_OURS='\[(ib_srp|ib_iser|rdi_core)\]'
+# A frame of ours is "[ib_srp]", "[ib_iser]" or "[rdi_core]": a regex
+# literal in each awk program (passed with -v, gawk eats its backslashes
+# and the bracket expression left matches every line).
 DEBUG_MODMAP=${DEBUG_MODMAP:-/run/lab-modmap}
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
@@ -60,9 +62,13 @@ debug_baseline() {
 	echo "LAB-INFO debug: $(grep -h 'lock-classes\|debug_locks' /proc/lockdep_stats 2>/dev/null | tr -s ' ' | paste -sd, -)" >/dev/console
 }
 
-# debug_begin NAME: mark the kernel log where the scenario starts.
+# debug_begin NAME: mark the kernel log where the scenario starts (a mark
+# of its own, should a boot run a scenario twice).
+DEBUG_SEQ=0
 debug_begin() {
-	echo "LAB-MARK begin $1" > /dev/kmsg
+	DEBUG_SEQ=$((DEBUG_SEQ + 1))
+	DEBUG_MARK="LAB-MARK begin $1 #$DEBUG_SEQ"
+	echo "$DEBUG_MARK" > /dev/kmsg
 }
 
 # debug_modmap: our modules' address ranges ever seen, "name start end"
@@ -80,12 +86,12 @@ debug_modmap() {
 # one block each, separated by a line "LAB-REPORT-END"; blocks matching
 # PATTERN (the known splats) go to FILE.known instead.
 debug_reports() {
-	awk -v known="$1.known" -v pat="$2" -v ours="$DEBUG_OURS" '
+	awk -v known="$1.known" -v pat="$2" '
 	function flush(   i, text) {
 		if (!n) return
 		text = ""
 		for (i = 0; i < n; i++) text = text blk[i] "\n"
-		if (pat != "" && text ~ pat && text !~ ours)
+		if (pat != "" && text ~ pat && text !~ /\[(ib_srp|ib_iser|rdi_core)\]/)
 			printf "%s", text > known
 		else
 			printf "%sLAB-REPORT-END\n", text
@@ -120,7 +126,7 @@ debug_kmemleak_read() {
 # unloaded since) to OURS, the others to OTHER, same format.
 debug_split() {
 	debug_modmap > "$DEBUG_MODMAP.ranges"
-	awk -v ours="$DEBUG_OURS" -v o="$2" -v x="$3" '
+	awk -v o="$2" -v x="$3" '
 	FILENAME != ARGV[2] { name[++nm] = $1; lo[nm] = $2; hi[nm] = $3; next }
 	function inours(a,   i) {
 		a = tolower(a); sub(/^0x/, "", a)
@@ -134,7 +140,7 @@ debug_split() {
 		k = 0; hit = 0; next
 	}
 	{ b[k++] = $0
-	  if ($0 ~ ours) hit = 1
+	  if ($0 ~ /\[(ib_srp|ib_iser|rdi_core)\]/) hit = 1
 	  else if (match($0, /\] 0x[0-9a-f]+$/)) {
 		mod = inours(substr($0, RSTART + 2))
 		if (mod != "") { hit = 1; b[k - 1] = $0 " (in " mod ", unloaded since)" }
@@ -158,7 +164,7 @@ debug_end() {
 	: > "$LAB_OUT/$s.debug"
 	cat /proc/modules >> "$DEBUG_MODMAP" 2>/dev/null
 	# Reports in the scenario's part of the kernel log.
-	dmesg | awk -v mark="LAB-MARK begin $s" 'index($0, mark) { on = 1; next } on' |
+	dmesg | awk -v mark="$DEBUG_MARK" 'index($0, mark) { on = 1; next } on' |
 		debug_reports "$d/reports" "$pat" > "$d/reports"
 	if [ -s "$d/reports.known" ]; then
 		grep -m1 -E 'WARNING:|BUG:' "$d/reports.known" |
