@@ -61,6 +61,8 @@ static void build_tree(void)
 	put("devices/host3/scsi_host/host3/can_queue", "64\n");
 	put("devices/host3/scsi_host/host3/host_busy", "0\n");
 	put("devices/host3/scsi_host/host3/stats", "cmds 31\nerrors 0\n");
+	put("devices/host3/scsi_host/host3/keepalive", "5\n");
+	put("devices/host3/scsi_host/host3/keepalive_state", "on\n");
 	/* empty directories for the links below */
 	put("class/scsi_host/.keep", "");
 	put("block/.keep", "");
@@ -132,6 +134,8 @@ RDI_TEST(status_srp_login_from_sysfs)
 	EXPECT_EQ(s->dgid[0], '\0');
 	EXPECT(!strcmp(s->rport, "port-3:1"));
 	EXPECT(!strcmp(s->rport_state, "running"));
+	EXPECT_EQ(s->keepalive, 5);
+	EXPECT(!strcmp(s->keepalive_state, "on"));
 	EXPECT_EQ(s->h.can_queue, 64);
 	EXPECT_EQ(s->h.nstats, 2);	/* "stats" attribute: name value lines */
 	EXPECT(!strcmp(s->h.stats[0].name, "cmds"));
@@ -187,6 +191,7 @@ RDI_TEST(status_json_nulls_and_escaping)
 	st->nsrp = 1;
 	st->srp[0].h.host = 7;
 	st->srp[0].req_lim = RDI_JSON_NONE;
+	st->srp[0].keepalive = RDI_JSON_NONE;	/* in-tree ib_srp */
 	strcpy(st->srp[0].id_ext, "a\"b\\c\n");
 	print_json(st, f);
 	fclose(f);
@@ -194,6 +199,8 @@ RDI_TEST(status_json_nulls_and_escaping)
 	EXPECT(strstr(buf, "\"host\": 7"));
 	EXPECT(strstr(buf, "\"req_lim\": null"));
 	EXPECT(strstr(buf, "\"dgid\": null"));
+	EXPECT(strstr(buf, "\"keepalive\": null"));
+	EXPECT(strstr(buf, "\"keepalive_state\": null"));
 	EXPECT(strstr(buf, "\"id_ext\": \"a\\\"b\\\\c\\n\""));
 	EXPECT(strstr(buf, "\"luns\": []"));
 	EXPECT(strstr(buf, "\"rport\": null"));

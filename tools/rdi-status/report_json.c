@@ -62,6 +62,8 @@ static void srp_json(struct json *j, const struct srp_host *s)
 	json_int(j, "tl_retry_count", s->tl_retry_count);
 	json_int(j, "cmd_sg_entries", s->cmd_sg_entries);
 	str_or_null(j, "allow_ext_sg", s->allow_ext_sg);
+	json_int(j, "keepalive", s->keepalive);
+	str_or_null(j, "keepalive_state", s->keepalive_state);
 	if (s->rport[0]) {
 		json_begin_object(j, "rport");
 		json_string(j, "name", s->rport);

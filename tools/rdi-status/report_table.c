@@ -74,18 +74,34 @@ static const char *srp_destination(const struct srp_host *s)
 	return "(RDMA/CM)";
 }
 
+/*
+ * Keep-alive column: "on/5s", "refused/5s", "off"; "-" where the driver has
+ * no keep-alive (the in-tree ib_srp).
+ */
+static void srp_keepalive(const struct srp_host *s, char *buf, size_t len)
+{
+	if (!strcmp(s->keepalive_state, "off"))
+		snprintf(buf, len, "off");
+	else if (s->keepalive == RDI_JSON_NONE)
+		snprintf(buf, len, "%s", or_dash(s->keepalive_state));
+	else if (s->keepalive_state[0])
+		snprintf(buf, len, "%s/%llds", s->keepalive_state, s->keepalive);
+	else
+		snprintf(buf, len, "%llds", s->keepalive);
+}
+
 static void print_srp(FILE *f, const struct status *st, bool verbose)
 {
 	const struct srp_host *s;
-	char local[48];
+	char local[48], ka[40];
 	int i;
 
 	fprintf(f, "SRP targets: %d\n", st->nsrp);
 	if (!st->nsrp)
 		return;
-	fprintf(f, "%-7s %-10s %-18s %-18s %-24s %-10s %3s %7s %s\n", "HOST",
-		"LOCAL", "ID_EXT", "IOC_GUID", "DESTINATION", "STATE", "CH",
-		"REQ_LIM", "LUNS");
+	fprintf(f, "%-7s %-10s %-18s %-18s %-24s %-10s %3s %7s %-10s %s\n",
+		"HOST", "LOCAL", "ID_EXT", "IOC_GUID", "DESTINATION", "STATE",
+		"CH", "REQ_LIM", "KEEPALIVE", "LUNS");
 	for (i = 0; i < st->nsrp; i++) {
 		s = &st->srp[i];
 		snprintf(local, sizeof(local), "%s:%lld", or_dash(s->ibdev),
@@ -95,6 +111,8 @@ static void print_srp(FILE *f, const struct status *st, bool verbose)
 			srp_destination(s), or_dash(s->rport_state));
 		print_num(f, 3, s->ch_count);
 		print_num(f, 7, s->req_lim);
+		srp_keepalive(s, ka, sizeof(ka));
+		fprintf(f, " %-10s", ka);
 		print_luns_short(f, &s->h);
 		if (verbose) {
 			fprintf(f, "    rport %s: failed_reconnects %lld, reconnect_delay %s, fast_io_fail_tmo %s, dev_loss_tmo %s\n",

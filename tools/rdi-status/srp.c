@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
  * SRP logins: every SCSI host whose proc_name is ib_srp, with the target
- * identification and credit attributes ib_srp exports and the state of its
- * scsi_transport_srp remote port.
+ * identification, credit and keep-alive attributes ib_srp exports and the
+ * state of its scsi_transport_srp remote port.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -61,6 +61,10 @@ static int add_host(const char *path, const char *name, void *arg)
 	read_num_attr(path, "tl_retry_count", &s->tl_retry_count);
 	read_num_attr(path, "cmd_sg_entries", &s->cmd_sg_entries);
 	read_str_attr(path, "allow_ext_sg", s->allow_ext_sg, sizeof(s->allow_ext_sg));
+	/* ours only: the in-tree ib_srp has no keep-alive */
+	read_num_attr(path, "keepalive", &s->keepalive);
+	read_str_attr(path, "keepalive_state", s->keepalive_state,
+		      sizeof(s->keepalive_state));
 	read_rport(s);
 	return 0;
 }

@@ -66,6 +66,8 @@ struct srp_host {
 	long long tl_retry_count;
 	long long cmd_sg_entries;
 	char	allow_ext_sg[8];
+	long long keepalive;		/* seconds; RDI_JSON_NONE: no such attribute */
+	char	keepalive_state[16];	/* on, off, refused; "" when absent */
 	char	rport[32];
 	char	rport_state[16];
 	char	port_id[64];

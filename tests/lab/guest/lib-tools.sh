@@ -104,6 +104,24 @@ if not isinstance(d, dict):
 # tools_json_get FLAT PATH: the value at PATH in flattened JSON FLAT.
 tools_json_get() { grep -m1 "^$2=" <<<"$1" | cut -d= -f2-; }
 
+# tools_json_eq FLAT PATH VALUE: PATH is in FLAT and its value is VALUE, a
+# non-empty one (an absent field and an unreadable attribute both read as
+# "" and must not compare equal).
+tools_json_eq() {
+	local v
+	grep -q "^$2=" <<<"$1" || { echo "no field $2"; return 1; }
+	v=$(tools_json_get "$1" "$2")
+	[ -n "$3" ] && [ "$v" = "$3" ] || { echo "$2: '$v', expected '$3'"; return 1; }
+}
+
+# tools_table_col TABLE ROW HEADER: the field under HEADER in the row of a
+# rdi-status table whose first field is ROW (fields split on blanks).
+tools_table_col() {
+	awk -v row="$2" -v col="$3" '
+		$1 == "HOST" { for (i = 1; i <= NF; i++) if ($i == col) n = i }
+		n && $1 == row { print $n; exit }' <<<"$1"
+}
+
 # Kernel interfaces srp-discover uses (rdma-core's service loads them on a
 # normal system).
 tools_modules_up() { modprobe ib_umad && modprobe rdma_ucm; }

@@ -2,9 +2,13 @@
 #
 # rdi-status on iSER sessions (two portals, one per path) with a multipath
 # map on top: its JSON checked field by field against sysfs and iscsiadm.
+# Then two SRP logins, one with keepalive=7 and one with the module's
+# default: the keep-alive field and column against the host attributes
+# (ours), null and "-" where the driver has none (in-tree).
 #
 # lab-drivers: ours intree
 source /lab/lib-tools.sh
+. /lab/lib-srp.sh
 lab_iser_target_up 1
 lab_iscsid_up
 lab_multipathd_up
@@ -64,3 +68,57 @@ for ip in $IP0 $IP1; do
 	check "iSER logout from $ip" iscsiadm -m node -T $ISER_IQN -p $ip:3260 -I iser --logout
 done
 check "rdi-status: no iSER session afterwards" tools_status_count iser 0
+
+# SRP keep-alive: ours exports keepalive (seconds) and keepalive_state (on,
+# off, refused) per SCSI host; the in-tree ib_srp has neither, and
+# rdi-status shows null / "-" for it and still exits 0.
+check "SRP target up" lab_srpt_up 2
+check "ib_srp loads" lab_srp_load
+ka_opt=
+[ "$DRIVER" = ours ] && ka_opt=keepalive=7
+hk=$(lab_srp_login 0 "$ka_opt") && pass "SRP login on path 0 ${ka_opt:-(no key)}" ||
+	fail "SRP login on path 0 ${ka_opt:-(no key)}"
+hd=$(lab_srp_login 1) && pass "SRP login on path 1 (no keepalive key)" ||
+	fail "SRP login on path 1 (no keepalive key)"
+$RDI_STATUS --verbose
+json=$($RDI_STATUS --json)
+rc=$?
+flat=$(tools_json_flat <<<"$json")
+table=$($RDI_STATUS)
+check "SRP: rdi-status --json exits 0" test $rc -eq 0
+check "SRP: rdi-status --json is well-formed" tools_json_valid "$json"
+check "SRP: json lists 2 SRP logins" test "$(tools_json_get "$flat" 'srp#')" = 2
+for i in 0 1; do
+	h=$(tools_json_get "$flat" "srp\[$i\].host")
+	d=/sys/class/scsi_host/host$h
+	for f in keepalive keepalive_state; do
+		check "json srp[$i] (host$h) has the field $f" grep -q "^srp\[$i\]\.$f=" <<<"$flat"
+	done
+	col=$(tools_table_col "$table" "host$h" KEEPALIVE)
+	if [ "$DRIVER" = ours ]; then
+		for f in keepalive keepalive_state; do
+			check "host$h has the attribute $f" test -r $d/$f
+			check "json srp[$i].$f = sysfs ($(cat $d/$f 2>/dev/null))" \
+				tools_json_eq "$flat" "srp\[$i\].$f" "$(cat $d/$f 2>/dev/null)"
+		done
+		want=$(cat $d/keepalive_state)/$(cat $d/keepalive)s
+		[ "$(cat $d/keepalive_state)" = off ] && want=off
+		check "table: host$h KEEPALIVE is $want" test "$col" = "$want"
+	else
+		for f in keepalive keepalive_state; do
+			check "json srp[$i].$f is null (in-tree: no keep-alive)" \
+				test "$(tools_json_get "$flat" "srp\[$i\].$f")" = null
+		done
+		check "table: host$h KEEPALIVE is - (in-tree)" test "$col" = -
+	fi
+done
+if [ "$DRIVER" = ours ]; then
+	check "host$hk: keepalive 7, from add_target" test "$(cat /sys/class/scsi_host/host$hk/keepalive)" = 7
+	check "host$hd: keepalive = ib_srp.keepalive ($(cat /sys/module/ib_srp/parameters/keepalive))" \
+		test "$(cat /sys/class/scsi_host/host$hd/keepalive)" = "$(cat /sys/module/ib_srp/parameters/keepalive)"
+	for h in $hk $hd; do
+		check "host$h: keepalive_state on" test "$(cat /sys/class/scsi_host/host$h/keepalive_state)" = on
+	done
+fi
+check "SRP logout" srp_logout_all
+check "rdi-status: no SRP login afterwards" tools_status_count srp 0
