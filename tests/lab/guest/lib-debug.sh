@@ -42,7 +42,7 @@ debug_setup() {
 	# Each module's load address and size, for leaks allocated by a module
 	# that is gone by the scan (kmemleak then prints a bare address).
 	cat > /etc/udev/rules.d/99-lab-modmap.rules <<-'RULE'
-	ACTION=="add", SUBSYSTEM=="module", RUN+="/bin/sh -c 'grep \"^%k \" /proc/modules >> /run/lab-modmap'"
+	ACTION=="add", SUBSYSTEM=="module", RUN+="/bin/sh -c 'grep ^%k[[:space:]] /proc/modules >> /run/lab-modmap'"
 	RULE
 	: > "$DEBUG_MODMAP"
 }
