@@ -8,12 +8,15 @@
  * out (never with soft-RoCE at the default retry count, after a time set by
  * the fabric's packet lifetime on hardware) or when a SCSI command times
  * out. So each channel watches its own completions: when none has arrived
- * for half the keep-alive period, it posts a probe, and when the probe has
- * not completed after the other half, the channel is failed the way a
- * transport error fails it - its QP goes to the error state and the rport
- * is recovered (blocked, fast_io_fail_tmo, reconnect_delay). A silent path
- * is noticed within one keep-alive period of its last completion, whether
- * commands are outstanding or not.
+ * for half the keep-alive period, it posts a probe, and when neither the
+ * probe nor anything else has completed after the other half, the channel
+ * is failed the way a transport error fails it - its QP goes to the error
+ * state and the rport is recovered (blocked, fast_io_fail_tmo,
+ * reconnect_delay). A silent path is noticed within one keep-alive period
+ * of the last sign of life, whether commands are outstanding or not. A
+ * probe's answer counts from when the probe was posted: it is seen only
+ * when the send CQ is next reaped, possibly half a period later, and the
+ * path was known to work only up to the post.
  *
  * The probe is a zero-length RDMA WRITE. The target's RC responder
  * acknowledges it in the transport: no rkey is checked for zero bytes, no
@@ -25,8 +28,8 @@
  * (srp_ka_login_probe()), and a refusal turns keep-alive off for the rest
  * of the target's life.
  *
- * Cost on the wire: one probe and its acknowledgment per keep-alive period
- * per idle channel, none while completions flow.
+ * Cost on the wire: one probe and its acknowledgment per half keep-alive
+ * period per idle channel, none while completions flow.
  *
  * The probe completes on the channel's unarmed send CQ, reaped by the watch
  * itself and by every sender (srp_reap_sends()). It is posted under
@@ -76,11 +79,12 @@ static void srp_ka_probe_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_lock_irqsave(&ch->lock, flags);
 	ch->ka.probing = false;
 	ch->ka.status = wc->status;
+	if (wc->status == IB_WC_SUCCESS &&
+	    time_after(ch->ka.sent, READ_ONCE(ch->ka.last_seen)))
+		WRITE_ONCE(ch->ka.last_seen, ch->ka.sent);
 	spin_unlock_irqrestore(&ch->lock, flags);
 
-	if (wc->status == IB_WC_SUCCESS)
-		srp_ka_seen(ch);
-	else if (wc->status != IB_WC_WR_FLUSH_ERR)
+	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
 		srp_ch_error(ch, wc, "keep-alive probe");
 }
 
@@ -125,8 +129,10 @@ static void srp_ka_expire(struct srp_channel *ch, const char *why, int err)
 			     ch->idx, why, err);
 	else
 		shost_printk(KERN_ERR, target->shost,
-			     "channel %u: keep-alive probe unanswered for %u ms; failing the path\n",
-			     ch->idx, jiffies_to_msecs(jiffies - ch->ka.sent));
+			     "channel %u: keep-alive probe unanswered for %u ms; failing the path (nothing received for %u ms)\n",
+			     ch->idx, jiffies_to_msecs(jiffies - ch->ka.sent),
+			     jiffies_to_msecs(jiffies -
+					      READ_ONCE(ch->ka.last_seen)));
 	ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
 	srp_target_start_recovery(target);
 }
@@ -136,11 +142,11 @@ static void srp_ka_work(struct work_struct *work)
 	struct srp_channel *ch = container_of(to_delayed_work(work),
 					      struct srp_channel, ka.work);
 	unsigned long half = srp_ka_half(ch->target);
+	unsigned long now, next, seen;
 	bool expired = false;
-	unsigned long now, next;
 	int ret = 0;
 
-	/* The probe completes on the send CQ, which nothing else may reap. */
+	/* Senders reap the send CQ only when they send: reap the probe. */
 	srp_reap_sends(ch);
 
 	spin_lock_irq(&ch->lock);
@@ -149,11 +155,14 @@ static void srp_ka_work(struct work_struct *work)
 		return;
 	}
 	now = jiffies;
+	seen = READ_ONCE(ch->ka.last_seen);
 	if (ch->ka.probing) {
-		next = ch->ka.sent + half;
+		/* Anything received since the probe left shows a live path. */
+		next = (time_after(seen, ch->ka.sent) ? seen : ch->ka.sent) +
+		       half;
 		expired = !time_before(now, next);
 	} else {
-		next = READ_ONCE(ch->ka.last_seen) + half;
+		next = seen + half;
 		if (!time_before(now, next)) {
 			ret = srp_ka_post(ch);
 			expired = ret;
