@@ -99,6 +99,8 @@ iser_session_create(struct iscsi_endpoint *ep, u16 cmds_max, u16 qdepth,
 				    dev->mr_page_size) >> SECTOR_SHIFT);
 	if (!dev->sg_gaps)
 		shost->virt_boundary_mask = dev->mr_page_size - 1;
+	/* Not left to the SCSI default of 64 KiB: see srp_target_size(). */
+	shost->max_segment_size = ib_dma_max_seg_size(dev->ib_dev);
 	/*
 	 * T10-PI is not offloaded: the host advertises no protection, so PI
 	 * I/O never reaches us. Someone who asked for it learns why.

@@ -187,9 +187,6 @@ static int srp_ib_cm_init(struct srp_channel *ch)
 	struct ib_cm_id *id;
 	int ret;
 
-	ret = rdma_query_gid(host->sdev->ib_dev, host->port, 0, &target->sgid);
-	if (ret)
-		return ret;
 	id = ib_create_cm_id(host->sdev->ib_dev, srp_ib_cm_handler, ch);
 	if (IS_ERR(id))
 		return PTR_ERR(id);

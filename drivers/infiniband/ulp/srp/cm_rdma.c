@@ -145,7 +145,6 @@ static int srp_rdma_cm_init(struct srp_channel *ch)
 		return ret;
 	}
 
-	rdma_read_gids(id, &target->sgid, NULL);
 	return srp_ch_create_ib(ch);
 }
 

@@ -357,7 +357,8 @@ enum srp_target_state {
  * @max_it_iu_len: IT IU length we request at login
  * @ka_refused:  the target refused the keep-alive probe at a login: no
  *               keep-alive for the rest of the target's life
- * @sgid:        source GID of the connection
+ * @sgid:        GID 0 of the port: the source of IB CM paths and, with
+ *               @opts.initiator_ext, the initiator port identifier
  * @dgid:        destination GID (IB CM) / GID resolved by RDMA/CM
  * @orig_dgid:   destination GID as given (before redirects)
  * @remove_work: removes the target (rport delete, device removal)

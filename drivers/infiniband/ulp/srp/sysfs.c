@@ -14,6 +14,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/device.h>
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <scsi/scsi_host.h>
 
 #include "ib_srp.h"
@@ -93,6 +95,33 @@ static ssize_t orig_dgid_show(struct device *dev,
 	return sysfs_emit(buf, "%pI6\n", target->orig_dgid.raw);
 }
 static DEVICE_ATTR_RO(orig_dgid);
+
+/*
+ * RDMA/CM logins: the dest= of add_target, in the form it accepts - an
+ * IPv6 scope inside the brackets, where %pISpcs would put it after the port.
+ */
+static ssize_t dest_show(struct device *dev, struct device_attribute *attr,
+			 char *buf)
+{
+	struct srp_target *target = dev_to_target(dev);
+	const struct sockaddr_in6 *sin6;
+	const struct sockaddr_in *sin;
+
+	if (!srp_is_rdma_cm(target))
+		return -ENOENT;
+	if (target->opts.dest.ss_family == AF_INET) {
+		sin = (const struct sockaddr_in *)&target->opts.dest;
+		return sysfs_emit(buf, "%pI4:%u\n", &sin->sin_addr,
+				  ntohs(sin->sin_port));
+	}
+	sin6 = (const struct sockaddr_in6 *)&target->opts.dest;
+	if (sin6->sin6_scope_id)
+		return sysfs_emit(buf, "[%pI6c%%%u]:%u\n", &sin6->sin6_addr,
+				  sin6->sin6_scope_id, ntohs(sin6->sin6_port));
+	return sysfs_emit(buf, "[%pI6c]:%u\n", &sin6->sin6_addr,
+			  ntohs(sin6->sin6_port));
+}
+static DEVICE_ATTR_RO(dest);
 
 static ssize_t req_lim_show(struct device *dev, struct device_attribute *attr,
 			    char *buf)
@@ -231,6 +260,7 @@ static struct attribute *srp_host_attrs[] = {
 	&dev_attr_sgid.attr,
 	&dev_attr_dgid.attr,
 	&dev_attr_orig_dgid.attr,
+	&dev_attr_dest.attr,
 	&dev_attr_req_lim.attr,
 	&dev_attr_zero_req_lim.attr,
 	&dev_attr_local_ib_port.attr,

@@ -20,6 +20,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/cpumask.h>
+#include <rdma/ib_cache.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_transport_srp.h>
 
@@ -154,6 +155,13 @@ static void srp_target_size(struct srp_target *target)
 
 		if (!sdev->rdi->sg_gaps)
 			shost->virt_boundary_mask = page - 1;
+		/*
+		 * The boundary makes a request map into whole registrations;
+		 * its segments may be as long as the device takes. 6.1 lifted
+		 * the SCSI default of 64 KiB for a virt boundary by itself,
+		 * 6.12 no longer does.
+		 */
+		shost->max_segment_size = ib_dma_max_seg_size(sdev->ib_dev);
 		max_sect = min(max_sect, (max_pages - 1) * secs_per_page);
 		pages = DIV_ROUND_UP(max_sect, secs_per_page) + 1;
 		target->mr_per_cmd = DIV_ROUND_UP(pages,
@@ -370,6 +378,18 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 	if (!target) {
 		ret = -ENOMEM;
 		goto out_unlock;
+	}
+	/*
+	 * The initiator port identifier is made of the port's GID at index 0,
+	 * for every form of login, as the in-tree driver does: ACLs keyed by
+	 * it, and the I_T nexus of persistent reservations, must not depend
+	 * on the IP address a RoCE login goes through.
+	 */
+	ret = rdma_query_gid(sdev->ib_dev, host->port, 0, &target->sgid);
+	if (ret) {
+		dev_warn(&host->dev, "cannot read GID 0 of %s port %u: %d\n",
+			 dev_name(&sdev->ib_dev->dev), host->port, ret);
+		goto err_put_host;
 	}
 	target->ch_count = srp_pick_ch_count(sdev, opts);
 	srp_target_size(target);
