@@ -39,8 +39,22 @@
 
 #include "ib_srp.h"
 
-#define SRP_MR_ACCESS	(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ | \
-			 IB_ACCESS_REMOTE_WRITE)
+/*
+ * What the target may do with a command's registered data: read what the
+ * command writes, write what it reads, nothing more.
+ */
+static int srp_mr_access(enum dma_data_direction dir)
+{
+	switch (dir) {
+	case DMA_TO_DEVICE:
+		return IB_ACCESS_REMOTE_READ;
+	case DMA_FROM_DEVICE:
+		return IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	default:
+		return IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_READ |
+		       IB_ACCESS_REMOTE_WRITE;
+	}
+}
 
 static void srp_set_fmt(struct srp_iu_cmd *cmd, enum dma_data_direction dir,
 			u8 fmt, u8 count)
@@ -102,7 +116,8 @@ static int srp_map_fr(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		if (req->nregs == target->mr_per_cmd)
 			return -EINVAL;
 		n = rdi_reg_sg(ch->qp, &req->regs[req->nregs], sg, left,
-			       &offset, page_size, SRP_MR_ACCESS);
+			       &offset, page_size,
+			       srp_mr_access(scmnd->sc_data_direction));
 		if (n < 0)
 			return n;
 		if (req->nregs)
