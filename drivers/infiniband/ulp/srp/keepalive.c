@@ -113,9 +113,10 @@ static int srp_ka_post(struct srp_channel *ch)
 /*
  * The path is silent: fail the channel as a transport error would. Moving
  * the QP to the error state flushes its work requests and stops anything
- * the target might still send to it.
+ * the target might still send to it. @post_err: why a probe could not be
+ * posted, or 0 when the probe went unanswered.
  */
-static void srp_ka_expire(struct srp_channel *ch, const char *why, int err)
+static void srp_ka_expire(struct srp_channel *ch, int post_err)
 {
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	struct srp_target *target = ch->target;
@@ -123,10 +124,10 @@ static void srp_ka_expire(struct srp_channel *ch, const char *why, int err)
 	if (!srp_ch_mark_down(ch))
 		return;
 	rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
-	if (err)
+	if (post_err)
 		shost_printk(KERN_ERR, target->shost,
-			     "channel %u: %s (%d); failing the path\n",
-			     ch->idx, why, err);
+			     "channel %u: cannot post a keep-alive probe (%d); failing the path\n",
+			     ch->idx, post_err);
 	else
 		shost_printk(KERN_ERR, target->shost,
 			     "channel %u: keep-alive probe unanswered for %u ms; failing the path (nothing received for %u ms)\n",
@@ -172,7 +173,7 @@ static void srp_ka_work(struct work_struct *work)
 	spin_unlock_irq(&ch->lock);
 
 	if (expired)
-		srp_ka_expire(ch, "cannot post a keep-alive probe", ret);
+		srp_ka_expire(ch, ret);
 	else
 		queue_delayed_work(system_long_wq, &ch->ka.work, next - now);
 }

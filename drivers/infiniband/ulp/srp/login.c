@@ -293,16 +293,21 @@ int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout)
 	struct srp_target *target = ch->target;
 	u32 it_iu_len = target->max_it_iu_len;
 	bool imm = srp_use_imm_data, shrunk = false;
-	unsigned int attempt;
+	unsigned int attempt, attempts = SRP_LOGIN_ATTEMPTS;
 	u32 fallback;
 	int ret;
 
-	for (attempt = 0; attempt < SRP_LOGIN_ATTEMPTS; attempt++) {
+	for (attempt = 0; attempt < attempts; attempt++) {
 		ret = srp_ch_login_once(ch, multich, it_iu_len, imm, timeout);
 		if (ret <= 0)
 			return ret;
+		/* Not an attempt of its own: a refusal happens once per target. */
+		if (ret == SRP_CM_RETRY_NO_KA) {
+			attempts++;
+			continue;
+		}
 		if (ret != SRP_CM_RETRY_IU_LEN)
-			continue;	/* redirect, stale connection, no probe */
+			continue;	/* redirect or stale connection */
 		fallback = srp_it_iu_len_fallback(target->cmd_sg_cnt);
 		if (shrunk || fallback >= it_iu_len)
 			return -ECONNREFUSED;
