@@ -171,6 +171,8 @@ ka_fio_max_lat() {
 		awk '/^[0-9]/ { printf "%.2f\n", $1 / 1e9 }'
 }
 ka_fio_errors() { jq -r '[.jobs[].error] | add' "$1"; }
+# ka_fio_ok JSON RC: fio exited 0 and no job of its report has an error.
+ka_fio_ok() { [ "$2" -eq 0 ] && [ "$(ka_fio_errors "$1")" = 0 ]; }
 
 # --- set-up
 check "cuttable paths up" lab_path_up
@@ -359,8 +361,7 @@ wait $fpid
 rc=$?
 lat=$(ka_fio_max_lat /tmp/ka-cut.json)
 lab_note "fio across the cut: exit $rc, errors $(ka_fio_errors /tmp/ka-cut.json), longest I/O $lat s"
-check "fio verify across the cut: exit 0, no error" \
-	sh -c "[ $rc -eq 0 ] && [ \"\$(jq -r '[.jobs[].error] | add' /tmp/ka-cut.json)\" = 0 ]"
+check "fio verify across the cut: exit 0, no error" ka_fio_ok /tmp/ka-cut.json $rc
 [ $rc -eq 0 ] || tail -20 /tmp/ka-cut.err
 ours && check "longest I/O across the cut within $LAT_BOUND s ($lat s)" ka_within "$lat" $LAT_BOUND
 
@@ -386,8 +387,7 @@ fio --direct=1 --ioengine=libaio --rw=randrw --bsrange=4k-64k --iodepth=32 \
 rc=$?
 lat=$(ka_fio_max_lat /tmp/ka-soak.json)
 lab_note "soak: fio exit $rc, longest I/O $lat s, $(jq -r '[.jobs[] | .read.io_kbytes + .write.io_kbytes] | add / 1024 | floor' /tmp/ka-soak.json) MiB"
-check "soak: fio verify exit 0, no error" \
-	sh -c "[ $rc -eq 0 ] && [ \"\$(jq -r '[.jobs[].error] | add' /tmp/ka-soak.json)\" = 0 ]"
+check "soak: fio verify exit 0, no error" ka_fio_ok /tmp/ka-soak.json $rc
 [ $rc -eq 0 ] || tail -20 /tmp/ka-soak.err
 lab_note "soak: soft-RoCE retries: $(ka_rxe_delta "$rx0" "$(ka_rxe_snap)")"
 # ka_soak_clean: no keep-alive failure in the soak. One cause outside our
