@@ -32,15 +32,27 @@ result() { echo "LAB-RESULT $*" | tee -a "$LAB_OUT/results" >/dev/console; }
 
 # Warnings the guest kernel itself raises, whatever the initiator: a splat
 # whose headline matches one of these, and whose trace has no frame of ours,
-# is listed as LAB-INFO instead of failing the run. Each entry names its
-# cause; never add one for a splat with an ib_srp/ib_iser/rdi_core frame.
-known_splats=(
+# is listed as LAB-INFO instead of failing the run. Each entry is keyed by
+# the kernels it is seen on, "GLOB<TAB>REGEX" with GLOB matched against
+# uname -r (a splat known on 6.1 fails on 6.12 until it is seen and named
+# there), and names its cause; never add one for a splat with an
+# ib_srp/ib_iser/rdi_core frame.
+known_splats_all=(
 	# 6.1 scsi_transport_iscsi: __iscsi_unbind_session runs on the
 	# WQ_MEM_RECLAIM iscsi_ctrl queue and removes the SCSI target, whose
 	# device_del flushes a pending runtime-PM work on !WQ_MEM_RECLAIM pm_wq
-	# (WARN_ONCE, on logout shortly after a scan; no initiator code runs there).
-	'WQ_MEM_RECLAIM iscsi_ctrl_[0-9:]+__iscsi_unbind_session .* is flushing !WQ_MEM_RECLAIM pm:pm_runtime_work'
+	# (WARN_ONCE, on logout shortly after a scan; no initiator code runs
+	# there).
+	$'6.1.*\tWQ_MEM_RECLAIM iscsi_ctrl_[0-9:]+__iscsi_unbind_session .* is flushing !WQ_MEM_RECLAIM pm:pm_runtime_work'
 )
+known_splats=()
+for _k in "${known_splats_all[@]}"; do
+	# shellcheck disable=SC2053 # the key is a glob
+	[[ $(uname -r) == ${_k%%$'\t'*} ]] && known_splats+=("${_k#*$'\t'}")
+done
+# None known for this kernel: a pattern nothing matches (an empty one would
+# match every splat).
+[ ${#known_splats[@]} -gt 0 ] || known_splats=('^$LAB-NO-KNOWN-SPLAT')
 
 # excuse_known_splats: dmesg on stdin, without the known splats' blocks;
 # their headlines go to $LAB_OUT/known-splats.
