@@ -402,6 +402,34 @@ lab_fio_verify() {
 		--verify_fatal=1 --do_verify=1 --output-format=terse "$@" >/dev/null
 }
 
+# lab_max_seg_check DEV: the disk's queue/max_segment_size is soft-RoCE's
+# DMA segment limit (ib_dma_max_seg_size(): none, 4294967295), which both
+# initiators put in shost->max_segment_size. A virt boundary makes a
+# request map into whole registrations, so a segment must never be cut
+# shorter: 6.1 lifted the SCSI default (64 KiB) for a virt boundary by
+# itself, 6.12 does not (issue 18).
+lab_max_seg_check() {
+	local q=/sys/class/block/${1#/dev/}/queue seg vb
+	seg=$(cat $q/max_segment_size) || return 1
+	vb=$(cat $q/virt_boundary_mask 2>/dev/null)
+	echo "${1#/dev/}: max_segment_size $seg, virt_boundary_mask ${vb:-?}," \
+		"max_hw_sectors_kb $(cat $q/max_hw_sectors_kb), max_segments $(cat $q/max_segments)"
+	[ "$seg" = 4294967295 ]
+}
+
+# lab_fio_unaligned DEV [fio args]: large direct I/O from buffers 512 bytes
+# past a page boundary, at disk offsets 512 bytes past a page (sequential,
+# 512 KiB to 8 MiB per I/O, so each one spans many pages and, at 8 MiB,
+# more than one request), written and read back with verification.
+lab_fio_unaligned() {
+	local dev=/dev/${1#/dev/}
+	shift
+	fio --name=unaligned --filename="$dev" --direct=1 --ioengine=libaio \
+		--rw=write --bsrange=512k-8m --iomem_align=512 --offset=1049088 \
+		--iodepth=8 --size=64m --verify=crc32c --verify_fatal=1 \
+		--do_verify=1 --output-format=terse "$@" >/dev/null
+}
+
 # lab_fio_verify_for DEV SECS OUT: the same job on 16 MiB for SECS seconds,
 # fio's full report in OUT (for running in the background under faults).
 lab_fio_verify_for() {

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # iSER data path: ext4 checksums, fio verify over queue depths 1..64,
-# 1 MiB sequential and 4 MiB writes, unsolicited counters sane, unload.
+# 1 MiB sequential and 4 MiB writes, the queue's max segment size, large
+# I/O from unaligned buffers, unsolicited counters sane, unload.
 #
 # lab-drivers: ours intree
 source /lab/lib-iser.sh
@@ -22,6 +23,8 @@ check "dd 4 MiB direct writes and read back" bash -c "
 	dd if=/dev/urandom of=/tmp/pat bs=4M count=4 status=none &&
 	dd if=/tmp/pat of=/dev/$disk bs=4M oflag=direct status=none &&
 	cmp <(dd if=/dev/$disk bs=4M count=4 iflag=direct status=none) /tmp/pat"
+check "$disk: queue/max_segment_size is the HCA's (not 64 KiB)" lab_max_seg_check "$disk"
+check "fio verify 512k-8m from buffers and offsets 512 past a page" lab_fio_unaligned "$disk"
 check "logout" iser_logout $IP0
 
 # Unsolicited Data-Out: InitialR2T=No on both sides, so every write sends

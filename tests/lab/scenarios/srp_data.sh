@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # SRP data path limits: cmd_sg_entries=1 and 255 with ch_count=1 and 4,
-# 8 MiB direct and buffered writes read back; immediate data on and off.
+# 8 MiB direct and buffered writes read back; the queue's max segment size
+# and large I/O from unaligned buffers (ch_count=1); immediate data on and
+# off.
 #
 # lab-drivers: ours intree
 . /lab/lib-srp.sh
@@ -21,6 +23,9 @@ for cfg in "1 1" "1 4" "255 1" "255 4"; do
 	d=$(lab_host_disks $h | head -1)
 	check "[$tag] 8 MiB direct and buffered writes on $d" srp_big_writes $d
 	check "[$tag] fio verify QD32 1m-8m blocks" lab_fio_verify $d --bsrange=1m-8m --iodepth=32 --size=64m
+	check "[$tag] $d: queue/max_segment_size is the HCA's (not 64 KiB)" lab_max_seg_check $d
+	[ $chn = 1 ] && check "[$tag] fio verify 512k-8m from buffers and offsets 512 past a page" \
+		lab_fio_unaligned $d
 	check "[$tag] logout" srp_logout $h
 	check "[$tag] unload" lab_unload ib_srp
 done
