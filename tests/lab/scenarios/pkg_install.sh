@@ -1,0 +1,237 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# The Debian packages, installed as an administrator would: apt-get install
+# of rdma-initiators-modules-<kver> (the lab kernel's binary module package,
+# built on the host by "tools/make-deb --chroot --modules-for <kver>": DKMS
+# in a chroot, as it would build on a host) and rdma-initiators-tools, from
+# /lab/deb. Checks that the modules come from the package and modprobe
+# loads them (build IDs and version against what was packaged), a login and
+# fio verify, that srp-discover.service is not enabled on installation and
+# logs in to the lab target by itself once configured, and that
+# "apt-get purge" leaves the in-tree modules loadable and nothing of ours
+# behind (no package state, no file: a listing of the root file system
+# before installation is compared with one after the purge).
+#
+# PKG_MODE=dkms (default modules; tests/run-all --long, or
+# LAB_ENV=PKG_MODE=dkms tests/lab/run --timeout 5400 pkg_install) installs
+# rdma-initiators-dkms instead and lets DKMS build the modules in the guest
+# (slow under TCG): the compiler, dkms and linux-headers-<kver> come from
+# /lab/deb/deps (tests/lab/build-debs) and are installed first, as the
+# administrator's "apt install linux-headers-$(uname -r)" would.
+#
+# The lab's own copies of our modules (guest/init.sh puts them in updates/
+# for DRIVER=ours) are removed first: the guest starts as a host that never
+# had them. The guest's PID 1 is the lab's init, not systemd: the unit's
+# ConditionPathExists, ExecStartPre and ExecStart lines are read from the
+# installed unit and run as systemd runs them, and "systemctl enable" is
+# deb-systemd-helper enable (what it does on a systemd host: the
+# multi-user.target.wants link).
+#
+# lab-drivers: ours
+# lab-boot: pkg
+# lab-timeout: 600
+# lab-long: PKG_MODE=dkms
+. /lab/lib-srp.sh
+. /lab/lib-tools.sh
+
+DEBS=/lab/deb
+KVER=$(uname -r)
+MODE=${PKG_MODE:-modules}
+MODPKG=rdma-initiators-modules-$KVER
+[ "$MODE" = dkms ] && MODPKG=rdma-initiators-dkms
+UNIT=/lib/systemd/system/srp-discover.service
+WANTS=/etc/systemd/system/multi-user.target.wants/srp-discover.service
+
+# root_listing: every path of the root file system but the volatile ones
+# (logs, apt and dpkg state, caches), the lab's own and DKMS's machine
+# signing key (DKMS's, kept for every later build), sorted.
+root_listing() {
+	find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run \
+		-o -path /tmp -o -path /lab -o -path /var/log -o -path /var/cache \
+		-o -path /var/lib/apt -o -path /var/lib/dpkg -o -path /root \
+		-o -path '/var/lib/dkms/mok.*' \) -prune -o -print | sort
+}
+
+# loaded_build_id MOD: the GNU build ID of the loaded MOD (sysfs ELF note:
+# namesz, descsz, type, "GNU\0", then the ID).
+loaded_build_id() {
+	local hex n
+	hex=$(od -An -v -tx1 /sys/module/$1/notes/.note.gnu.build-id | tr -d ' \n')
+	[ ${#hex} -ge 32 ] || return 1
+	n=$((16#${hex:14:2}${hex:12:2}${hex:10:2}${hex:8:2} * 2))
+	echo "${hex:32:n}"
+}
+
+# file_build_id KO: the GNU build ID in the ELF note section of KO.
+file_build_id() {
+	python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+shoff, = struct.unpack_from("<Q", d, 0x28)
+shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3a)
+def sh(i):
+    return struct.unpack_from("<IIQQQQIIQQ", d, shoff + i * shentsize)
+stroff = sh(shstrndx)[4]
+for i in range(shnum):
+    h = sh(i)
+    name = d[stroff + h[0]:d.index(b"\0", stroff + h[0])]
+    if name == b".note.gnu.build-id":
+        namesz, descsz = struct.unpack_from("<II", d, h[4])
+        off = h[4] + 12 + ((namesz + 3) & ~3)
+        print(d[off:off + descsz].hex())
+PY
+}
+
+# packaged_build_id MOD: its build ID as read on the host from the
+# package (PKG_MODE=modules), or from the file DKMS installed (dkms).
+packaged_build_id() {
+	if [ "$MODE" = dkms ]; then
+		file_build_id /lib/modules/$KVER/updates/dkms/$1.ko
+	else
+		awk -v m="$1" '$1 == m { print $2 }' $DEBS/build-ids
+	fi
+}
+
+# loaded_is_packaged MOD: the loaded MOD is the packaged build.
+loaded_is_packaged() {
+	local want got
+	want=$(packaged_build_id "$1")
+	got=$(loaded_build_id "$1")
+	echo "$1: loaded build ID '$got', packaged '$want'"
+	[ -n "$want" ] && [ "$got" = "$want" ]
+}
+
+# loaded_is_intree MOD: the loaded MOD is not a packaged build and came
+# from the kernel's own directory.
+loaded_is_intree() {
+	local got
+	got=$(loaded_build_id "$1")
+	echo "$1: loaded build ID '$got' from $(modinfo -F filename "$1"), packaged '$(packaged_build_id "$1")'"
+	[ -n "$got" ] && ! grep -q " $got\$" $DEBS/build-ids /tmp/pkg-build-ids &&
+		modinfo -F filename "$1" | grep -q "^/lib/modules/$KVER/kernel/"
+}
+
+# unit_value KEY: the value of KEY= in the installed unit (first one).
+unit_value() { sed -n "s/^$1=//p" $UNIT | head -1; }
+
+# unit_start: what systemd does on "systemctl start srp-discover": the
+# condition, ExecStartPre ("-" = failure ignored), ExecStart in the
+# background; its PID in $svc_pid.
+unit_start() {
+	local cond pre cmd
+	cond=$(unit_value ConditionPathExists)
+	[ -z "$cond" ] || [ -e "$cond" ] || { echo "condition $cond not met"; return 1; }
+	pre=$(unit_value ExecStartPre)
+	if [ -n "$pre" ]; then
+		case $pre in
+		-*) ${pre#-} || true ;;
+		*) $pre || return 1 ;;
+		esac
+	fi
+	cmd=$(unit_value ExecStart)
+	[ -n "$cmd" ] || { echo "no ExecStart"; return 1; }
+	echo "ExecStart: $cmd"
+	$cmd > $LAB_OUT/pkg-srp-discover.log 2>&1 &
+	svc_pid=$!
+}
+
+# A host that never had our modules.
+for m in ib_srp ib_iser rdi_core; do
+	modprobe -r $m 2>/dev/null
+	rm -f /lib/modules/$KVER/updates/$m.ko
+done
+depmod -a
+if [ "$MODE" = dkms ]; then
+	# What the administrator installs first: DKMS, the compiler, the
+	# running kernel's headers.
+	check "dkms mode: apt-get install dkms linux-headers-$KVER (from /lab/deb/deps)" \
+		env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $DEBS/deps/*.deb
+fi
+check "before: modprobe resolves the in-tree ib_srp" \
+	sh -c "modinfo -F filename ib_srp | grep -q '^/lib/modules/$KVER/kernel/'"
+root_listing > /tmp/pkg-before
+modpkg_deb=$(ls $DEBS/${MODPKG}_*.deb 2>/dev/null | head -1)
+: > /tmp/pkg-build-ids
+tools_deb=$(ls $DEBS/rdma-initiators-tools_*.deb 2>/dev/null | grep -v dbgsym | head -1)
+check "payload has $MODPKG and rdma-initiators-tools" test -n "$modpkg_deb" -a -n "$tools_deb"
+version=$(cat $DEBS/version)
+echo "packages: $modpkg_deb $tools_deb (version $version)"
+
+check "apt-get install ./$MODPKG ./rdma-initiators-tools" \
+	env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$modpkg_deb" "$tools_deb"
+if [ "$MODE" = dkms ]; then
+	dkms status
+	check "dkms status: rdma-initiators/$version installed for $KVER" \
+		sh -c "dkms status rdma-initiators/$version -k $KVER | grep -q ': installed'"
+fi
+for m in rdi_core ib_srp ib_iser; do
+	f=/lib/modules/$KVER/updates/dkms/$m.ko
+	if [ "$MODE" = dkms ]; then
+		check "$m: $f installed by DKMS" test -f $f
+		echo "$m $(file_build_id $f)" >> /tmp/pkg-build-ids
+	else
+		check "$m: $f installed, owned by $MODPKG" \
+			sh -c "test -f $f && dpkg -S $f | grep -q '^$MODPKG:'"
+	fi
+	check "$m: modprobe resolves it to the package's file" \
+		sh -c "[ \"\$(modinfo -F filename $m)\" = $f ]"
+done
+check "tools installed: srp-discover, rdi-status, man pages" \
+	sh -c "test -x /usr/sbin/srp-discover && test -x /usr/sbin/rdi-status &&
+	       dpkg -L rdma-initiators-tools | grep -q 'man8/srp-discover.8.gz' &&
+	       dpkg -L rdma-initiators-tools | grep -q 'man8/rdi-status.8.gz'"
+check "/etc/rdi/srp-discover.conf is a conffile" \
+	sh -c "dpkg-query -W -f='\${Conffiles}' rdma-initiators-tools | grep -q ' /etc/rdi/srp-discover.conf '"
+check "srp-discover.service installed, not enabled" sh -c "test -f $UNIT && test ! -e $WANTS"
+
+lab_log_mark
+check "modprobe ib_srp" modprobe ib_srp
+for m in ib_srp rdi_core; do
+	check "$m: the loaded module is the packaged build (build ID)" loaded_is_packaged $m
+done
+check "ib_srp: version is the package's ($version)" \
+	sh -c "[ \"\$(cat /sys/module/ib_srp/version)\" = '$version' ]"
+check "ib_srp: load message names the version" lab_log_has "ib_srp: .*version $version"
+check "modprobe ib_iser" modprobe ib_iser
+check "ib_iser: the loaded module is the packaged build (build ID)" loaded_is_packaged ib_iser
+
+lab_srpt_up 2
+h=$(lab_srp_login 0) && pass "login over RDMA/CM with the packaged ib_srp" ||
+	fail "login over RDMA/CM with the packaged ib_srp"
+srp_wait_disks "$h" 2
+d=$(lab_host_disks "$h" | head -1)
+check "fio verify on $d" lab_fio_verify "$d"
+check "logout" srp_logout "$h"
+
+# The administrator names the target and starts the service.
+echo "peer $IP0" >> /etc/rdi/srp-discover.conf
+check "systemctl enable: the multi-user.target.wants link" \
+	sh -c "deb-systemd-helper enable srp-discover.service && test -L $WANTS"
+check "srp-discover.service starts (condition, ExecStartPre, ExecStart)" unit_start
+check "srp-discover.service logs in to $IP0 by itself" lab_wait 60 tools_has_host_on $RXE0
+h=$(tools_host_on $RXE0 | head -1)
+check "the service's login is to the lab target" \
+	test "$(cat /sys/class/scsi_host/host$h/id_ext 2>/dev/null)" = "0x$(srpt_guid)"
+kill "$svc_pid" 2>/dev/null
+wait "$svc_pid"
+check "srp-discover.service stops on SIGTERM (status 0)" test $? -eq 0
+cat $LAB_OUT/pkg-srp-discover.log
+check "logout of the service's login" srp_logout_all
+for m in ib_iser ib_srp rdi_core; do
+	lab_unload $m
+done
+
+check "apt-get purge rdma-initiators-tools $MODPKG" \
+	env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q rdma-initiators-tools "$MODPKG"
+check "purge: no package state left (dpkg -l)" \
+	sh -c "! dpkg -l 'rdma-initiators*' 2>/dev/null | grep -E '^[a-z][a-zA-Z] '"
+check "purge: the systemctl enable link is gone" test ! -e $WANTS
+root_listing > /tmp/pkg-after
+diff /tmp/pkg-before /tmp/pkg-after
+check "purge: no file of ours left (root file system as before installation)" \
+	diff -q /tmp/pkg-before /tmp/pkg-after
+for m in ib_srp ib_iser; do
+	check "$m: after purge modprobe loads the in-tree module" modprobe $m
+	check "$m: after purge the loaded module is the in-tree one" loaded_is_intree $m
+	check "$m: unloads" modprobe -r $m
+done
