@@ -11,6 +11,8 @@
 #   make test-quick      build, lint, unit tests and a module smoke boot
 #   make demo            build, boot the lab, log in over SRP and iSER, show it
 #   make bench           ours vs in-tree vs NVMe-oF, one boot (tests/bench/run)
+#   make deb             Debian packages into out/deb/ (tools/make-deb;
+#                        DEB_FLAGS=--chroot builds in a clean bookworm chroot)
 
 LAB_KVER ?= $(shell tests/lab/kver 2>/dev/null)
 ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
@@ -26,7 +28,7 @@ export RDI_VERSION
 
 PWD := $(CURDIR)
 
-.PHONY: all modules install clean lint unit lab-shell test test-quick demo bench deps
+.PHONY: all modules install clean lint unit lab-shell test test-quick demo bench deps deb
 
 all: modules
 
@@ -66,3 +68,6 @@ bench: modules
 
 deps:
 	tools/setup-deps
+
+deb:
+	tools/make-deb $(DEB_FLAGS)
