@@ -207,13 +207,20 @@ check "logout" srp_logout "$h"
 echo "peer $IP0" >> /etc/rdi/srp-discover.conf
 check "systemctl enable: the multi-user.target.wants link" \
 	sh -c "deb-systemd-helper enable srp-discover.service && test -L $WANTS"
-check "srp-discover.service starts (condition, ExecStartPre, ExecStart)" unit_start
+# Not through check: its command substitution is a subshell, and the
+# service's PID must reach this shell.
+if unit_start > /tmp/pkg-unit-start 2>&1; then
+	pass "srp-discover.service starts (condition, ExecStartPre, ExecStart)"
+else
+	fail "srp-discover.service starts (condition, ExecStartPre, ExecStart)"
+fi
+cat /tmp/pkg-unit-start
 check "srp-discover.service logs in to $IP0 by itself" lab_wait 60 tools_has_host_on $RXE0
 h=$(tools_host_on $RXE0 | head -1)
 check "the service's login is to the lab target" \
 	test "$(cat /sys/class/scsi_host/host$h/id_ext 2>/dev/null)" = "0x$(srpt_guid)"
-kill "$svc_pid" 2>/dev/null
-wait "$svc_pid"
+kill "${svc_pid:-}" 2>/dev/null
+wait "${svc_pid:-}"
 check "srp-discover.service stops on SIGTERM (status 0)" test $? -eq 0
 cat $LAB_OUT/pkg-srp-discover.log
 check "logout of the service's login" srp_logout_all
