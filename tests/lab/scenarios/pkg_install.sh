@@ -24,8 +24,7 @@
 # had them. The guest's PID 1 is the lab's init, not systemd: the unit's
 # ConditionPathExists, ExecStartPre and ExecStart lines are read from the
 # installed unit and run as systemd runs them, and "systemctl enable" is
-# deb-systemd-helper enable (what it does on a systemd host: the
-# multi-user.target.wants link).
+# the link it makes (multi-user.target.wants, from WantedBy).
 #
 # lab-drivers: ours
 # lab-boot: pkg
@@ -113,6 +112,17 @@ loaded_is_intree() {
 
 # unit_value KEY: the value of KEY= in the installed unit (first one).
 unit_value() { sed -n "s/^$1=//p" $UNIT | head -1; }
+
+# unit_enable: what "systemctl enable srp-discover" does: a link in the
+# .wants directory of each [Install] WantedBy target.
+unit_enable() {
+	local t
+	t=$(unit_value WantedBy)
+	[ -n "$t" ] || { echo "no WantedBy"; return 1; }
+	mkdir -p /etc/systemd/system/$t.wants
+	ln -s $UNIT /etc/systemd/system/$t.wants/srp-discover.service
+	test "$(readlink -f $WANTS)" = $UNIT
+}
 
 # unit_start: what systemd does on "systemctl start srp-discover": the
 # condition, ExecStartPre ("-" = failure ignored), ExecStart in the
@@ -205,8 +215,7 @@ check "logout" srp_logout "$h"
 
 # The administrator names the target and starts the service.
 echo "peer $IP0" >> /etc/rdi/srp-discover.conf
-check "systemctl enable: the multi-user.target.wants link" \
-	sh -c "deb-systemd-helper enable srp-discover.service && test -L $WANTS"
+check "systemctl enable: the unit's WantedBy link" unit_enable
 # Not through check: its command substitution is a subshell, and the
 # service's PID must reach this shell.
 if unit_start > /tmp/pkg-unit-start 2>&1; then
