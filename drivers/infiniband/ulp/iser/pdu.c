@@ -95,6 +95,9 @@ void iser_cm_req_encode(struct iser_cm_priv *priv, bool send_inv)
  * @len:  its length
  *
  * A target that sends no iSER CM reply header does not invalidate for us.
+ *
+ * Return: true when the reply header is there and does not say
+ * ISER_CM_SEND_INV_NOT_SUPPORTED.
  */
 bool iser_cm_rep_send_inv(const void *priv, u8 len)
 {

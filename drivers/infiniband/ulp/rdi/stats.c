@@ -50,7 +50,9 @@ EXPORT_SYMBOL_GPL(rdi_stat_name);
  * rdi_stats_init() - allocate zeroed counters
  * @stats: counters to set up
  *
- * May sleep. Return: 0 or -ENOMEM.
+ * May sleep.
+ *
+ * Return: 0 or -ENOMEM.
  */
 int rdi_stats_init(struct rdi_stats *stats)
 {

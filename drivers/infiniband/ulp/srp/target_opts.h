@@ -164,6 +164,8 @@ const char *srp_opt_name(enum srp_opt opt);
  * srp_target_opts_has() - whether a key was given
  * @opts: parsed options
  * @opt:  the key
+ *
+ * Return: true when the login string set @opt.
  */
 static inline bool srp_target_opts_has(const struct srp_target_opts *opts,
 				       enum srp_opt opt)
@@ -177,6 +179,8 @@ static inline bool srp_target_opts_has(const struct srp_target_opts *opts,
  *
  * A string naming "dest" logs in over RDMA/CM, even if it also carries the
  * IB CM keys; otherwise it logs in over IB CM.
+ *
+ * Return: true for an RDMA/CM login, false for an IB CM one.
  */
 static inline bool srp_target_opts_rdma_cm(const struct srp_target_opts *opts)
 {
