@@ -20,7 +20,11 @@ check "path 1 shows 2 LUNs" test "$(echo $disks1 | wc -w)" -eq 2
 check "rport port-$h0:1 exists" test -d /sys/class/srp_remote_ports/port-$h0:1
 lab_wait 60 sh -c "[ \$(multipath -ll 2>/dev/null | grep -c 'LIO-ORG') -ge 2 ]"
 check "multipath: a map for each of the 2 LUNs" sh -c "[ \$(multipath -ll | grep -c LIO-ORG) -ge 2 ]"
-check "multipath: 4 paths in total" sh -c "[ \$(multipath -ll | grep -cE '[0-9]+:0:0:[0-9]+ sd') -eq 4 ]"
+# multipathd may build a map from its first path and add the second one
+# later (multipath-tools 0.11, trixie): wait for all four.
+lab_wait 60 sh -c "[ \$(multipath -ll 2>/dev/null | grep -cE '[0-9]+:0:0:[0-9]+ sd') -eq 4 ]"
+check "multipath: 4 paths in total" sh -c \
+	"[ \$(multipath -ll | grep -cE '[0-9]+:0:0:[0-9]+ sd') -eq 4 ] || { multipath -ll; false; }"
 map=$(multipath -ll | awk '/LIO-ORG/ {print $1; exit}')
 [ -n "$map" ] && check "ext4 on multipath map $map: data survives remount" lab_data_check /dev/mapper/$map
 multipath -F >/dev/null 2>&1
