@@ -23,7 +23,15 @@ check "dd 4 MiB direct writes and read back" bash -c "
 	dd if=/dev/urandom of=/tmp/pat bs=4M count=4 status=none &&
 	dd if=/tmp/pat of=/dev/$disk bs=4M oflag=direct status=none &&
 	cmp <(dd if=/dev/$disk bs=4M count=4 iflag=direct status=none) /tmp/pat"
-check "$disk: queue/max_segment_size is the HCA's (not 64 KiB)" lab_max_seg_check "$disk"
+if [ "$DRIVER" = ours ]; then
+	check "$disk: queue/max_segment_size is the HCA's (not 64 KiB)" lab_max_seg_check "$disk"
+else
+	# The in-tree ib_iser never sets it: on 6.1 the virt boundary lifted
+	# it, on trixie's 6.12 the queue keeps SCSI's 64 KiB next to a 4 KiB
+	# virt boundary (seen 2026-12-03), the pair issue 18 is about. Shown,
+	# not checked: it is the in-tree driver's, not the lab's.
+	lab_note "in-tree ib_iser: $(lab_max_seg_check "$disk")"
+fi
 check "fio verify 512k-8m from buffers and offsets 512 past a page" lab_fio_unaligned "$disk"
 check "logout" iser_logout $IP0
 
