@@ -196,7 +196,7 @@ check "tools installed: srp-discover, rdi-status, man pages" \
 	       dpkg -L rdma-initiators-tools | grep -q 'man8/rdi-status.8.gz'"
 check "/etc/rdi/srp-discover.conf is a conffile" \
 	sh -c "dpkg-query -W -f='\${Conffiles}' rdma-initiators-tools | grep -q ' /etc/rdi/srp-discover.conf '"
-check "srp-discover.service installed, not enabled" sh -c "test -f $UNIT && test ! -e $WANTS"
+check "srp-discover.service installed, not enabled" sh -c "test -f $UNIT && test ! -L $WANTS"
 
 lab_log_mark
 check "modprobe ib_srp" modprobe ib_srp
@@ -243,9 +243,11 @@ done
 
 check "apt-get purge rdma-initiators-tools $MODPKG" \
 	env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q rdma-initiators-tools "$MODPKG"
+# dpkg -l: "un" is a name dpkg knows without files or configuration.
 check "purge: no package state left (dpkg -l)" \
-	sh -c "! dpkg -l 'rdma-initiators*' 2>/dev/null | grep -E '^[a-z][a-zA-Z] '"
-check "purge: the systemctl enable link is gone" test ! -e $WANTS
+	sh -c "! dpkg -l 'rdma-initiators*' 2>/dev/null | grep -E '^[a-z][a-zA-Z] ' | grep -v '^un '"
+# Dangling once the unit is gone: -e alone would not see it.
+check "purge: the systemctl enable link is gone" sh -c "test ! -L $WANTS && test ! -e $WANTS"
 root_listing > /tmp/pkg-after
 # Only what is there now and was not before counts: dpkg also removes the
 # directories it shared and left empty (updates/ when nothing else is in it).
