@@ -15,9 +15,10 @@
 # PKG_MODE=dkms (default modules; tests/run-all --long, or
 # LAB_ENV=PKG_MODE=dkms tests/lab/run --timeout 5400 pkg_install) installs
 # rdma-initiators-dkms instead and lets DKMS build the modules in the guest
-# (slow under TCG): the compiler, dkms and linux-headers-<kver> come from
-# /lab/deb/deps (tests/lab/build-debs) and are installed first, as the
-# administrator's "apt install linux-headers-$(uname -r)" would.
+# (about 7 min of guest time against 2): the compiler, dkms and
+# linux-headers-<kver> come from /lab/deb/deps (tests/lab/build-debs) and
+# are installed first, as the administrator's "apt install
+# linux-headers-$(uname -r)" would.
 #
 # The lab's own copies of our modules (guest/init.sh puts them in updates/
 # for DRIVER=ours) are removed first: the guest starts as a host that never
