@@ -6,12 +6,16 @@
  * IUs and, once the login response told us their size, as many receive IUs
  * as the target may fill.
  *
- * Receives complete on a CQ from the device's CQ pool, polled in softirq.
- * Sends complete on a CQ of the channel's own that is never armed: nothing
- * waits for a send to finish except the next sender looking for a free IU,
- * so srp_get_tx_iu() reaps it (srp_reap_sends()). That saves a completion
- * interrupt, a softirq run and a CQ re-arm per command. A failed send is
- * seen there too, or earlier through the receives the failure flushes.
+ * Receives complete on a CQ from the device's CQ pool, sends on a CQ of the
+ * channel's own, both polled in softirq: a command completes only once the
+ * LOCAL_INV of its MRs has completed (srp_complete_cmd()), so that send
+ * completion must arrive without waiting for the next sender.
+ *
+ * The QP and its MRs live in a PD of the channel's own: an rkey the channel
+ * handed to the target reaches memory through this QP only, so once the QP
+ * is in the error state no rkey of the channel is of use to anyone, even
+ * without its LOCAL_INV. Only never_register=Y / register_always=N, which
+ * hand out a global rkey anyway, share the device's global-rkey PD.
  *
  * Credits (SRP r16a 5.6): @req_lim counts the requests the target can still
  * accept. A command needs a credit beyond the SRP_TSK_MGMT_SQ_SIZE kept back
@@ -145,8 +149,15 @@ static void srp_qp_event(struct ib_event *ev, void *ctx)
 	srp_ch_failed(ch);
 }
 
+static void srp_ch_put_pd(struct srp_channel *ch)
+{
+	if (ch->pd && ch->pd != ch->target->host->sdev->pd)
+		ib_dealloc_pd(ch->pd);
+	ch->pd = NULL;
+}
+
 /**
- * srp_ch_create_ib() - create the CQ, QP, MR pool and send ring of a channel
+ * srp_ch_create_ib() - create the PD, CQs, QP, MR pool and send ring
  * @ch: channel whose CM id is bound to the target's device
  *
  * Called by the connection manager's ->init once it can create the QP.
@@ -161,6 +172,13 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	unsigned int nsend, nrecv, i;
 	int ret;
 
+	ch->pd = sdev->pd ? sdev->pd : ib_alloc_pd(dev, 0);
+	if (IS_ERR(ch->pd)) {
+		ret = PTR_ERR(ch->pd);
+		ch->pd = NULL;
+		return ret;
+	}
+
 	/* within the device's limits: srp_target_add() checked */
 	nrecv = target->queue_size;
 	nsend = srp_send_wrs(target->queue_size, target->mr_per_cmd);
@@ -171,10 +189,10 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	if (IS_ERR(ch->cq)) {
 		ret = PTR_ERR(ch->cq);
 		ch->cq = NULL;
-		return ret;
+		goto err_put_pd;
 	}
 	ch->send_cq = ib_alloc_cq(dev, ch, nsend + 1, ch->comp_vector,
-				  IB_POLL_DIRECT);
+				  IB_POLL_SOFTIRQ);
 	if (IS_ERR(ch->send_cq)) {
 		ret = PTR_ERR(ch->send_cq);
 		ch->send_cq = NULL;
@@ -228,6 +246,8 @@ err_free_send_cq:
 err_put_cq:
 	ib_cq_pool_put(ch->cq, ch->cq_size);
 	ch->cq = NULL;
+err_put_pd:
+	srp_ch_put_pd(ch);
 	return ret;
 }
 
@@ -254,6 +274,7 @@ void srp_ch_destroy_ib(struct srp_channel *ch)
 		ib_cq_pool_put(ch->cq, ch->cq_size);
 		ch->cq = NULL;
 	}
+	srp_ch_put_pd(ch);
 	srp_free_ring(dev, &ch->tx_ring, target->queue_size);
 	srp_free_ring(dev, &ch->rx_ring, ch->rx_count);
 	ch->rx_count = 0;
@@ -266,7 +287,7 @@ static int srp_post_recv(struct srp_channel *ch, struct srp_iu *iu)
 
 	sge.addr = iu->dma;
 	sge.length = iu->size;
-	sge.lkey = ch->target->host->sdev->pd->local_dma_lkey;
+	sge.lkey = ch->pd->local_dma_lkey;
 	iu->cqe.done = srp_recv_done;
 	wr.wr_cqe = &iu->cqe;
 	wr.sg_list = &sge;
@@ -316,28 +337,9 @@ int srp_ch_start_recv(struct srp_channel *ch)
 }
 
 /**
- * srp_reap_sends() - process the send completions of a channel
- * @ch: channel whose QP exists
- *
- * Runs the ->done of every completed send work request: send IUs go back
- * to @ch->free_tx, failures reach srp_ch_error(). Several CPUs may reap
- * the same channel at once; the provider's CQ lock hands each completion
- * to one of them. At most the send queue's depth of entries can be
- * waiting.
- *
- * Context: any but hard interrupt; not under @ch->lock (->done takes it).
- */
-void srp_reap_sends(struct srp_channel *ch)
-{
-	ib_process_cq_direct(ch->send_cq, -1);
-}
-
-/**
  * srp_get_tx_iu() - take a send IU and, if needed, a credit
  * @ch:  channel
  * @use: what the IU is for
- *
- * Reaps the send completions first, so the IUs of finished sends are free.
  *
  * Context: any but hard interrupt; takes @ch->lock.
  * Return: the IU, or NULL when no IU or no credit is available.
@@ -348,7 +350,6 @@ struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use)
 	struct srp_iu *iu = NULL;
 	unsigned long flags;
 
-	srp_reap_sends(ch);
 	spin_lock_irqsave(&ch->lock, flags);
 	if (use != SRP_TX_RSP && ch->req_lim <= rsv) {
 		atomic_inc(&ch->zero_req_lim);
@@ -447,7 +448,7 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 
 	iu->sge[0].addr = iu->dma;
 	iu->sge[0].length = len;
-	iu->sge[0].lkey = ch->target->host->sdev->pd->local_dma_lkey;
+	iu->sge[0].lkey = ch->pd->local_dma_lkey;
 	iu->cqe.done = srp_send_done;
 
 	wr.wr_cqe = &iu->cqe;

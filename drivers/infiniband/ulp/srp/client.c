@@ -142,8 +142,10 @@ static void srp_host_remove(struct srp_host *host)
  * Choose how commands reach their data. Fast registration is the default;
  * never_register=Y and register_always=N ask for commands under a global
  * rkey, which only a PD allocated with IB_PD_UNSAFE_GLOBAL_RKEY has. That PD
- * is SRP's own: rdi_core's shared PD (iSER's too) never gets such a key,
- * and without those parameters no global rkey exists at all.
+ * is SRP's own and shared by all its channels on the device: rdi_core's
+ * shared PD (iSER's too) never gets such a key. Without those parameters no
+ * global rkey exists at all and every channel has a PD of its own
+ * (srp_ch_create_ib()).
  */
 static int srp_setup_registration(struct srp_device *sdev)
 {
@@ -155,7 +157,6 @@ static int srp_setup_registration(struct srp_device *sdev)
 		       sdev->max_pages_per_mr > 0;
 
 	if (!srp_wants_global_rkey(srp_never_register, srp_register_always)) {
-		sdev->pd = rdi->pd;
 		if (!sdev->use_fr) {
 			dev_info(&sdev->ib_dev->dev,
 				 "no fast registration; SRP needs never_register=1 (unsafe global rkey) on this device\n");
@@ -181,7 +182,7 @@ static int srp_setup_registration(struct srp_device *sdev)
 /* Undo srp_setup_registration(); every QP on @sdev->pd is gone. */
 static void srp_teardown_registration(struct srp_device *sdev)
 {
-	if (sdev->pd && sdev->pd != sdev->rdi->pd)
+	if (sdev->pd)
 		ib_dealloc_pd(sdev->pd);
 	sdev->pd = NULL;
 }

@@ -212,7 +212,7 @@ static int srp_ib_cm_create_qp(struct srp_channel *ch,
 	if (ret)
 		return ret;
 
-	ch->qp = ib_create_qp(host->sdev->pd, init);
+	ch->qp = ib_create_qp(ch->pd, init);
 	if (IS_ERR(ch->qp)) {
 		ret = PTR_ERR(ch->qp);
 		ch->qp = NULL;

@@ -153,7 +153,7 @@ static int srp_rdma_cm_create_qp(struct srp_channel *ch,
 {
 	int ret;
 
-	ret = rdma_create_qp(ch->rdma_id, ch->target->host->sdev->pd, attr);
+	ret = rdma_create_qp(ch->rdma_id, ch->pd, attr);
 	if (ret)
 		return ret;
 	ch->qp = ch->rdma_id->qp;

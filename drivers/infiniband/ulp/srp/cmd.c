@@ -25,10 +25,38 @@
 #include "ib_srp.h"
 #include "ib_srp_trace.h"
 
+/* The end of every command srp_queuecommand() accepted. */
+static void srp_finish_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd)
+{
+	srp_unmap_data(ch, scmnd, scsi_cmd_priv(scmnd));
+	rdi_stat_add(&ch->stats, RDI_STAT_CMDS_DONE, 1);
+	trace_srp_cmd_done(ch, scmnd, scmnd->result);
+	scsi_done(scmnd);
+}
+
+static void srp_completing_end(struct srp_target *target,
+			       struct srp_request *req)
+{
+	if (atomic_dec_and_test(&req->completing) &&
+	    wq_has_sleeper(&target->inv_wait))
+		wake_up_all(&target->inv_wait);
+}
+
+/*
+ * The last LOCAL_INV of a command completed: successfully, or flushed by a
+ * QP in the error state. Its MRs are out of the target's reach either way.
+ */
 static void srp_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	if (wc->status != IB_WC_SUCCESS)
-		srp_ch_error(wc->qp->qp_context, wc, "LOCAL_INV");
+	struct srp_request *req = container_of(wc->wr_cqe, struct srp_request,
+					       inv_cqe);
+	struct srp_channel *ch = wc->qp->qp_context;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		srp_ch_error(ch, wc, "LOCAL_INV");
+	/* The command this request belongs to: see scsi_cmd_priv(). */
+	srp_finish_cmd(ch, (struct scsi_cmnd *)req - 1);
+	srp_completing_end(ch->target, req);
 }
 
 /**
@@ -93,25 +121,101 @@ struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
 }
 
 /**
- * srp_complete_cmd() - unmap and complete a command the caller claimed
+ * srp_complete_cmd() - complete a command the caller claimed, once the
+ *                      target can no longer reach its data
  * @ch:     channel it went out on
  * @scmnd:  the command
  * @result: SCSI result
  *
- * The command's MRs are invalidated only while the channel is connected:
- * a QP that failed or was drained cannot execute (or complete) new work,
- * and the target cannot reach the memory through it any more.
+ * Nothing the target sent or did ends its access to registered memory:
+ * not a response, not a logout, not a broken credit count. So a command
+ * with MRs is completed, and its pages unmapped, only when the LOCAL_INV
+ * of its MRs has completed (srp_inv_done()), whether the QP executed it or
+ * flushed it from the error state; until then it counts as completing for
+ * error handling (srp_wait_completing()). Should the post fail, the QP is
+ * moved to the error state first: its PD is the channel's own, so no other
+ * QP can use the rkeys.
+ *
+ * Context: any but hard interrupt.
  */
 void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		      int result)
 {
 	struct srp_request *req = scsi_cmd_priv(scmnd);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	int ret;
 
-	srp_unmap_data(ch, scmnd, req, READ_ONCE(ch->connected));
 	scmnd->result = result;
-	rdi_stat_add(&ch->stats, RDI_STAT_CMDS_DONE, 1);
-	trace_srp_cmd_done(ch, scmnd, result);
-	scsi_done(scmnd);
+	if (!req->nregs) {
+		srp_finish_cmd(ch, scmnd);
+		return;
+	}
+
+	atomic_inc(&req->completing);
+	ret = srp_inv_data(ch, req);
+	if (likely(!ret))
+		return;
+	shost_printk(KERN_ERR, ch->target->shost,
+		     "channel %u: cannot invalidate the MRs of tag %#x (%d); disabling the QP\n",
+		     ch->idx, blk_mq_unique_tag(scsi_cmd_to_rq(scmnd)), ret);
+	ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+	WARN_ONCE(ret, "ib_srp: QP %u not moved to the error state: %d\n",
+		  ch->qp->qp_num, ret);
+	if (srp_ch_mark_down(ch))
+		srp_ch_failed(ch);
+	srp_finish_cmd(ch, scmnd);
+	srp_completing_end(ch->target, req);
+}
+
+struct srp_completing_ctx {
+	struct scsi_device	*sdev;
+	bool			found;
+};
+
+static bool srp_find_completing(struct scsi_cmnd *scmnd, void *data)
+{
+	struct srp_request *req = scsi_cmd_priv(scmnd);
+	struct srp_completing_ctx *ctx = data;
+
+	if (scmnd->device == ctx->sdev && atomic_read(&req->completing))
+		ctx->found = true;
+	return !ctx->found;
+}
+
+static bool srp_none_completing(struct srp_target *target,
+				struct scsi_device *sdev,
+				struct srp_request *req)
+{
+	struct srp_completing_ctx ctx = { .sdev = sdev };
+
+	if (req)
+		return !atomic_read(&req->completing);
+	scsi_host_busy_iter(target->shost, srp_find_completing, &ctx);
+	return !ctx.found;
+}
+
+/**
+ * srp_wait_completing() - wait until commands claimed for completion are
+ *                         completed
+ * @target: the target
+ * @sdev:   with @req NULL: every command of this LUN
+ * @req:    this command, or NULL
+ *
+ * A claimed command with MRs is completed only after their invalidation
+ * (srp_complete_cmd()); an error handler that reported it done before
+ * would let the midlayer reuse or free its pages while the target can
+ * still reach them. The invalidation is a local operation: it takes long
+ * only when the QP is stuck, which a reconnect (host reset) resolves.
+ *
+ * Context: process, may sleep.
+ * Return: true when none is left, false after SRP_TMF_TIMEOUT_MS.
+ */
+bool srp_wait_completing(struct srp_target *target, struct scsi_device *sdev,
+			 struct srp_request *req)
+{
+	return wait_event_timeout(target->inv_wait,
+				  srp_none_completing(target, sdev, req),
+				  msecs_to_jiffies(SRP_TMF_TIMEOUT_MS)) > 0;
 }
 
 /*
@@ -202,7 +306,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 	trace_srp_cmd_submit(ch, scmnd, tag);
 	if (unlikely(srp_post_send(ch, iu, len, reg_wrs))) {
 		if (srp_claim_req(ch, req)) {
-			srp_unmap_data(ch, scmnd, req, false);
+			srp_unmap_data(ch, scmnd, req);
 			srp_put_tx_iu(ch, iu);
 			return SCSI_MLQUEUE_HOST_BUSY;
 		}

@@ -93,7 +93,7 @@ static int srp_map_imm(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	for_each_sg(scsi_sglist(scmnd), sg, count, i) {
 		iu->sge[i + 1].addr = sg_dma_address(sg);
 		iu->sge[i + 1].length = sg_dma_len(sg);
-		iu->sge[i + 1].lkey = ch->target->host->sdev->pd->local_dma_lkey;
+		iu->sge[i + 1].lkey = ch->pd->local_dma_lkey;
 	}
 	iu->num_sge = count + 1;
 	srp_set_fmt(cmd, scmnd->sc_data_direction, SRP_DESC_IMM, 0);
@@ -243,43 +243,60 @@ int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	return ret;
 
 err_unmap:
-	srp_unmap_data(ch, scmnd, req, false);
+	srp_unmap_data(ch, scmnd, req);
 	*reg_wrs = NULL;
 	return ret;
 }
 
 /**
- * srp_unmap_data() - invalidate registrations and unmap a command's data
- * @ch:     channel the command went out on
- * @scmnd:  the command
- * @req:    its private data
- * @posted: the REG_MR work requests were posted, so the MRs must be
- *          invalidated; otherwise they go straight back to the pool
+ * srp_inv_data() - invalidate the registrations of a command's data
+ * @ch:  channel the command went out on; its QP exists
+ * @req: the command's private data, holding @req->nregs > 0 registrations
  *
- * The LOCAL_INV work requests go out unsignaled in one post; a later REG_MR
- * of the same MR is ordered after them on the send queue. Their failure
- * completions reach srp_ch_error() through @req->inv_cqe.
+ * Posts one LOCAL_INV per MR in one chain; only the last is signaled, with
+ * @req->inv_cqe: send queue work requests complete in order, and a failure
+ * of an earlier one puts the QP in the error state, which flushes the last.
+ * Either way, once @req->inv_cqe completes the target can no longer reach
+ * the MRs (channel.c: the QP's PD is the channel's own).
+ *
+ * Return: 0 when @req->inv_cqe will complete, or the error of
+ * ib_post_send(), when nothing was posted.
  */
-void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
-		    struct srp_request *req, bool posted)
+int srp_inv_data(struct srp_channel *ch, struct srp_request *req)
 {
 	struct ib_send_wr *first = NULL, *prev = NULL, *wr;
 	unsigned int i;
+	int ret;
 
-	for (i = 0; posted && i < req->nregs; i++) {
-		wr = rdi_reg_inv_wr(&req->regs[i], NULL);
-		wr->wr_cqe = &req->inv_cqe;
+	for (i = 0; i < req->nregs; i++) {
+		wr = rdi_reg_inv_wr(&req->regs[i],
+				    i + 1 == req->nregs ? &req->inv_cqe : NULL);
 		if (prev)
 			prev->next = wr;
 		else
 			first = wr;
 		prev = wr;
 	}
-	if (first) {
-		if (ib_post_send(ch->qp, first, NULL))
-			pr_debug("LOCAL_INV not posted; QP in error\n");
+	ret = ib_post_send(ch->qp, first, NULL);
+	if (!ret)
 		rdi_stat_add(&ch->stats, RDI_STAT_INVS, req->nregs);
-	}
+	return ret;
+}
+
+/**
+ * srp_unmap_data() - give back a command's MRs and unmap its data
+ * @ch:    channel the command went out on
+ * @scmnd: the command
+ * @req:   its private data
+ *
+ * Only for data the target can no longer reach: registrations never
+ * posted, or invalidated (srp_inv_data()).
+ */
+void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		    struct srp_request *req)
+{
+	unsigned int i;
+
 	for (i = 0; i < req->nregs; i++)
 		rdi_reg_release(ch->qp, &req->regs[i]);
 	req->nregs = 0;

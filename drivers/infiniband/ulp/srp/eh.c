@@ -130,6 +130,15 @@ void srp_tmf_response(struct srp_channel *ch, const struct srp_rsp_info *rsp)
 			      ch->idx, rsp->tag);
 }
 
+/*
+ * SUCCESS for a command the driver no longer owns: claimed, and completed
+ * once its MRs are invalid (srp_wait_completing()).
+ */
+static int srp_eh_claimed(struct srp_target *target, struct srp_request *req)
+{
+	return srp_wait_completing(target, NULL, req) ? SUCCESS : FAILED;
+}
+
 /**
  * srp_eh_abort() - ABORT TASK for one command, on its own channel
  * @scmnd: the command
@@ -146,7 +155,7 @@ int srp_eh_abort(struct scsi_cmnd *scmnd)
 	int ret;
 
 	if (!ch || READ_ONCE(req->scmnd) != scmnd)
-		return SUCCESS;
+		return srp_eh_claimed(target, req);
 
 	shost_printk(KERN_WARNING, target->shost,
 		     "aborting tag %#x on channel %u\n", tag, ch->idx);
@@ -154,10 +163,10 @@ int srp_eh_abort(struct scsi_cmnd *scmnd)
 	if (ret == SRP_TMF_RSP_COMPLETE) {
 		if (srp_claim_req(ch, req))
 			srp_complete_cmd(ch, scmnd, DID_ABORT << 16);
-		return SUCCESS;
+		return srp_eh_claimed(target, req);
 	}
 	if (READ_ONCE(req->scmnd) != scmnd)
-		return SUCCESS;
+		return srp_eh_claimed(target, req);
 	if (target->rport->state == SRP_RPORT_LOST)
 		return FAST_IO_FAIL;
 	return FAILED;
@@ -183,7 +192,7 @@ int srp_eh_device_reset(struct scsi_cmnd *scmnd)
 	    SRP_TMF_RSP_COMPLETE)
 		return FAILED;
 	srp_fail_outstanding(target, sdev, DID_RESET << 16);
-	return SUCCESS;
+	return srp_wait_completing(target, sdev, NULL) ? SUCCESS : FAILED;
 }
 
 /**

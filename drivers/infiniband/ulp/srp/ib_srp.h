@@ -84,11 +84,11 @@ extern struct scsi_transport_template *srp_transport;
  * struct srp_device - per RDMA device state (IB client data)
  * @rdi:         rdi_core device: shared PD and memory-registration limits
  * @ib_dev:      the RDMA device
- * @pd:          PD of every SRP QP (and so of its MR pool) on this device:
- *               @rdi->pd, or, only when never_register=Y or
- *               register_always=N asked for unregistered commands, a PD of
- *               SRP's own with an unsafe global rkey, so that the shared PD
- *               (iSER's too) never has one
+ * @pd:          only when never_register=Y or register_always=N asked for
+ *               unregistered commands: a PD with an unsafe global rkey,
+ *               shared by every SRP QP on this device (rdi_core's PD,
+ *               iSER's too, never gets such a key); NULL otherwise, and
+ *               each channel has a PD of its own (&srp_channel.pd)
  * @hosts:       srp_host of every port; written only by the IB client
  *               add/remove callbacks, which the IB core serialises
  * @use_fr:      commands register their data with fast registration
@@ -219,11 +219,14 @@ struct srp_keepalive {
  * @rdma_id:     RDMA/CM id (RDMA/CM logins)
  * @ib_id:       IB CM id (IB CM logins)
  * @path:        path record (IB CM logins)
+ * @pd:          PD of @qp and of its MRs: the channel's own, so that the
+ *               rkeys it hands out reach memory through @qp alone and a
+ *               QP in the error state ends them all; the device's
+ *               global-rkey PD (&srp_device.pd) when there is one
  * @qp:          the RC queue pair
  * @cq:          receive completion queue from the CQ pool (softirq)
  * @cq_size:     entries requested for @cq
- * @send_cq:     send completion queue, never armed: polled by
- *               srp_reap_sends() when a send IU is wanted
+ * @send_cq:     send completion queue of the channel's own (softirq)
  * @lock:        protects @free_tx, @req_lim and @connected
  * @free_tx:     send IUs not in use
  * @req_lim:     credits granted by the target and not yet used
@@ -255,6 +258,7 @@ struct srp_channel {
 	struct rdma_cm_id	*rdma_id;
 	struct ib_cm_id		*ib_id;
 	struct sa_path_rec	path;
+	struct ib_pd		*pd;
 	struct ib_qp		*qp;
 	struct ib_cq		*cq;
 	unsigned int		cq_size;
@@ -343,6 +347,8 @@ enum srp_target_state {
  *               overlaps, without a response (LIO does: an ABORT TASK on
  *               one channel went unanswered during a LUN reset on
  *               another). Taken before a channel's &srp_channel.tmf_mutex.
+ * @inv_wait:    error handlers wait here for commands whose MRs are being
+ *               invalidated (srp_wait_completing())
  * @ch:          channels, @ch_count of them
  * @ch_count:    channels in use
  * @queue_size:  send IUs per channel (can_queue + RSP + TMF slots)
@@ -379,6 +385,7 @@ struct srp_target {
 	spinlock_t		lock;	/* protects @state */
 	enum srp_target_state	state;
 	struct mutex		tmf_mutex;	/* one TMF in flight */
+	wait_queue_head_t	inv_wait;
 
 	struct srp_channel	*ch;
 	unsigned int		ch_count;
@@ -411,7 +418,11 @@ struct srp_target {
  * @nregs:    FR registrations held in @regs
  * @regs:     FR registrations, @target->mr_per_cmd of them
  * @sg_count: DMA-mapped scatterlist entries
- * @inv_cqe:  completion entry of the LOCAL_INV work requests
+ * @inv_cqe:  completion entry of the last LOCAL_INV work request
+ * @completing: non-zero from the claim of a command whose MRs are being
+ *            invalidated until after its scsi_done() (srp_complete_cmd());
+ *            a count, so a new use of the request never loses to the end
+ *            of the old one
  * @ext_table: external descriptor table, @target->max_desc entries, or
  *            NULL when every command fits in the SRP_CMD
  * @ext_sg:   @ext_table as a one-entry scatterlist holding its DMA
@@ -425,6 +436,7 @@ struct srp_request {
 	struct rdi_reg		*regs;
 	int			sg_count;
 	struct ib_cqe		inv_cqe;
+	atomic_t		completing;
 	struct srp_direct_desc	*ext_table;
 	struct scatterlist	ext_sg;
 };
@@ -461,7 +473,6 @@ void srp_ch_destroy_ib(struct srp_channel *ch);
 int srp_ch_start_recv(struct srp_channel *ch);
 int srp_repost_recv(struct srp_channel *ch, struct srp_iu *iu);
 void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu);
-void srp_reap_sends(struct srp_channel *ch);
 struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use);
 void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
 int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
@@ -490,8 +501,9 @@ static inline void srp_ka_seen(struct srp_channel *ch)
 int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		 struct srp_request *req, struct srp_iu_cmd *cmd,
 		 unsigned int desc_off, struct ib_send_wr **reg_wrs);
+int srp_inv_data(struct srp_channel *ch, struct srp_request *req);
 void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
-		    struct srp_request *req, bool posted);
+		    struct srp_request *req);
 
 /* ext_table.c */
 int srp_ext_table_alloc(struct srp_target *target, struct srp_request *req);
@@ -512,6 +524,8 @@ struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
 				struct srp_request *req);
 void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		      int result);
+bool srp_wait_completing(struct srp_target *target, struct scsi_device *sdev,
+			 struct srp_request *req);
 
 /* eh.c */
 int srp_eh_abort(struct scsi_cmnd *scmnd);

@@ -31,12 +31,11 @@
  * Cost on the wire: one probe and its acknowledgment per half keep-alive
  * period per idle channel, none while completions flow.
  *
- * The probe completes on the channel's unarmed send CQ, reaped by the watch
- * itself and by every sender (srp_reap_sends()). It is posted under
- * &srp_channel.lock only while the channel is connected, so it is always
- * ahead of the drain that comes before a channel's release; its completion,
- * even a late flush, touches nothing but the channel, whose watch is
- * cancelled before its resources go (srp_ka_stop()).
+ * The probe completes on the channel's send CQ like any send. It is posted
+ * under &srp_channel.lock only while the channel is connected, so it is
+ * always ahead of the drain that comes before a channel's release; its
+ * completion, even a late flush, touches nothing but the channel, whose
+ * watch is cancelled before its resources go (srp_ka_stop()).
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -147,9 +146,6 @@ static void srp_ka_work(struct work_struct *work)
 	bool expired = false;
 	int ret = 0;
 
-	/* Senders reap the send CQ only when they send: reap the probe. */
-	srp_reap_sends(ch);
-
 	spin_lock_irq(&ch->lock);
 	if (!ch->connected) {
 		spin_unlock_irq(&ch->lock);
@@ -223,7 +219,6 @@ int srp_ka_login_probe(struct srp_channel *ch)
 
 	deadline = jiffies + 2 * srp_ka_half(target);
 	for (;;) {
-		srp_reap_sends(ch);
 		spin_lock_irq(&ch->lock);
 		probing = ch->ka.probing;
 		status = ch->ka.status;

@@ -337,11 +337,9 @@ static void srp_logout_done(struct ib_cq *cq, struct ib_wc *wc)
 /*
  * Send SRP_I_LOGOUT on a connected channel and wait briefly for it to leave
  * the send queue, so that the disconnect that follows does not flush it.
- * The send CQ is never armed: reap it while waiting.
  */
 static void srp_ch_send_logout(struct srp_channel *ch)
 {
-	unsigned long deadline;
 	struct srp_iu *iu;
 
 	if (!srp_ch_mark_down(ch))
@@ -357,12 +355,8 @@ static void srp_ch_send_logout(struct srp_channel *ch)
 		srp_put_tx_iu(ch, iu);
 		return;
 	}
-	deadline = jiffies + msecs_to_jiffies(SRP_LOGOUT_TIMEOUT_MS);
-	do {
-		srp_reap_sends(ch);
-	} while (!wait_for_completion_timeout(&ch->logout_done,
-					      msecs_to_jiffies(10)) &&
-		 time_before(jiffies, deadline));
+	wait_for_completion_timeout(&ch->logout_done,
+				    msecs_to_jiffies(SRP_LOGOUT_TIMEOUT_MS));
 }
 
 /**

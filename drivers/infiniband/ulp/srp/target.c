@@ -295,6 +295,7 @@ static struct srp_target *srp_target_alloc_host(struct srp_host *host,
 						     &srp_ib_cm_ops;
 	spin_lock_init(&target->lock);
 	mutex_init(&target->tmf_mutex);
+	init_waitqueue_head(&target->inv_wait);
 	target->state = SRP_TARGET_SCANNING;
 	INIT_LIST_HEAD(&target->entry);
 	INIT_WORK(&target->remove_work, srp_remove_work);
