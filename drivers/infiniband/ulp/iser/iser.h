@@ -226,7 +226,7 @@ struct iser_dout {
  * @dma_dir:      direction of that mapping
  * @reg:          fast registration of the data buffer
  * @invalidated:  @reg's rkey is invalid, or its LOCAL_INV is posted
- * @cmd_sent:     the SCSI command PDU has been posted
+ * @cmd_sent:     the SCSI command PDU is posted (set just before the post)
  * @dout:         unsolicited Data-Out PDUs, @nr_dout of them
  * @nr_dout:      size of @dout, 0 when the session sends none
  */

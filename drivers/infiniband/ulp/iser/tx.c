@@ -153,6 +153,11 @@ static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
 			    scsi_bufflen(task->sc), task->imm_count,
 			    it->hdrs.iser.flags,
 			    it->reg.mr ? it->reg.mr->rkey : 0);
+	/*
+	 * Before the post: the response may be handled on another CPU before
+	 * ib_post_send() returns, and it invalidates only a sent command's MR.
+	 */
+	it->cmd_sent = true;
 	ret = ib_post_send(ic->qp, first, NULL);
 	if (unlikely(ret)) {
 		/*
@@ -244,7 +249,6 @@ int iser_xmit_task(struct iscsi_task *task)
 		ret = iser_send_cmd(ic, task);
 		if (ret)
 			return ret;
-		it->cmd_sent = true;
 	}
 	if (iscsi_task_has_unsol_data(task))
 		return iser_send_unsol(ic, task);
