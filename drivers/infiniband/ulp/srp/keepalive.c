@@ -14,9 +14,8 @@
  * state and the rport is recovered (blocked, fast_io_fail_tmo,
  * reconnect_delay). A silent path is noticed within one keep-alive period
  * of the last sign of life, whether commands are outstanding or not. A
- * probe's answer counts from when the probe was posted: it is seen only
- * when the send CQ is next reaped, possibly half a period later, and the
- * path was known to work only up to the post.
+ * probe's answer counts from when the probe was posted: the path was known
+ * to work only up to the post.
  *
  * The probe is a zero-length RDMA WRITE. The target's RC responder
  * acknowledges it in the transport: no rkey is checked for zero bytes, no
