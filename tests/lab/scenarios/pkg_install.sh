@@ -27,6 +27,11 @@
 # installed unit and run as systemd runs them, and "systemctl enable" is
 # the link it makes (multi-user.target.wants, from WantedBy).
 #
+# The module package is built for Debian's kernel from its headers package;
+# the debug lab kernel has neither a headers package nor a module package,
+# and what this scenario checks is the packaging, not the drivers, which
+# the other scenarios exercise there:
+# lab-kernels: debian
 # lab-drivers: ours
 # lab-boot: pkg
 # lab-timeout: 600
