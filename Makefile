@@ -6,6 +6,8 @@
 #   make install         install into /lib/modules/<kver>/updates and depmod
 #   make lint            W=1 + sparse build, checkpatch --strict, kernel-doc
 #   make unit            host-side unit tests
+#   make fuzz            the parsers of untrusted input under libFuzzer,
+#                        FUZZ_SECS (10) s each (tests/fuzz)
 #   make lab-shell       boot the lab guest and open a shell in it
 #   make test            everything CI runs (tests/run-all, what .ci/run calls)
 #   make test-quick      build, lint, unit tests and a module smoke boot
@@ -28,7 +30,7 @@ export RDI_VERSION
 
 PWD := $(CURDIR)
 
-.PHONY: all modules install clean lint unit lab-shell test test-quick demo bench deps deb
+.PHONY: all modules install clean lint unit fuzz lab-shell test test-quick demo bench deps deb
 
 all: modules
 
@@ -43,6 +45,7 @@ install: modules
 clean:
 	$(MAKE) -C $(KDIR) M=$(PWD) clean
 	$(MAKE) -C tests/unit clean
+	$(MAKE) -C tests/fuzz clean
 
 lint:
 	KDIR=$(KDIR) tools/lint
@@ -50,6 +53,8 @@ lint:
 unit:
 	$(MAKE) -C tests/unit run
 
+fuzz:
+	$(MAKE) -C tests/fuzz run
 
 lab-shell: modules
 	tests/lab/shell
