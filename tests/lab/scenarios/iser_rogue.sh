@@ -1,0 +1,207 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# iSER against a target that lies (tests/rogue-iser/): the rogue target
+# answers the login and serves an 8 MiB LUN correctly, and lies only in its
+# answer to one vendor-specific command (sg_raw CDB c0) or in the login.
+# For each lie: the kernel log says what was wrong, the command completes
+# or fails with a SCSI result, the session recovers or ends, and the LUN
+# is usable afterwards; no rkey of a completed command stays valid (the
+# stale-rkey probe). LAB_ENV=ROGUE_ONLY=MODE:MODE runs only those modes.
+# Needs rogue-iser (tests/rogue-iser/) in /lab/tools/.
+#
+# Expectations per mode: tests/rogue-iser/README.md.
+# lab-timeout: 1200
+. /lab/lib-rogue-iser.sh
+
+# rogue_want MODE: MODE is to run (ROGUE_ONLY unset, or names it).
+rogue_want() { [ -z "${ROGUE_ONLY:-}" ] || [[ ":$ROGUE_ONLY:" == *":$1:"* ]]; }
+
+# rogue_login and rogue_logout set variables (ROGUE_DEV, ROGUE_PID): not
+# in check's subshell.
+rogue_login_check() {
+	if rogue_login; then pass "$1"; else fail "$1" "no session or no disk"; fi
+}
+rogue_logout_check() {
+	local out
+	if out=$(rogue_logout 2>&1); then pass "$1"; else fail "$1" "$out"; fi
+	rogue_stop
+}
+
+lab_net_up
+lab_iscsid_up
+check "rogue-iser is in the payload" rogue_have || return 0
+check "ib_iser loads" lab_iser_load
+
+# A correct target: login, LUN scan, reads, the trigger succeeds, fio
+# verify on the LUN, logout.
+if rogue_want ok; then
+	rogue_start ok
+	rogue_login_check "ok: login and disk"
+	check "ok: the initiator offered Send with Invalidate" \
+		rogue_saw "^CONNECT conn=1 .*send_inv=offered"
+	check "ok: 1 MiB read matches the pattern" rogue_read_ok 64K 16
+	check "ok: the trigger succeeds" rogue_trigger
+	check "ok: fio verify randrw QD32" lab_fio_verify "$ROGUE_DEV" \
+		--size=8m --iodepth=32 --bsrange=4k-128k
+	rogue_logout_check "ok: logout"
+fi
+
+# Finding 3: a final Data-In PDU carrying the status, and no SCSI Response.
+# The rogue target first lets its receive queue run empty (a loop of TEST
+# UNIT READYs uses it up), so that every SEND the initiator posts after it
+# waits for receiver-not-ready retries, and so does anything posted behind
+# such a SEND - a LOCAL_INV too. Then it sends the Data-In. Once sg_raw
+# has returned, the probe RDMA WRITEs to the trigger's read buffer: it must
+# fail, whenever the command completed.
+if rogue_want datain-status; then
+	m=datain-status
+	rogue_start $m -s 5
+	if rogue_login; then
+		lab_log_mark
+		rogue_trigger 30 &
+		trig=$!
+		check "$m: the trigger reached the target" rogue_saw "^STALL conn=1"
+		(for i in $(seq 100); do sg_turs /dev/$ROGUE_DEV || break; done) \
+			>/dev/null 2>&1 &
+		turs=$!
+		check "$m: Data-In with status sent with the receive queue empty" \
+			rogue_saw "^DATAIN_STATUS conn=1" 30
+		wait $trig
+		rc=$?
+		kill -USR1 $ROGUE_PID
+		check "$m: the command succeeds (sg_raw rc=$rc)" test $rc -eq 0
+		check "$m: it completed after the target resumed" \
+			rogue_saw "^UNSTALL conn=1" 0
+		check "$m: the stale-rkey probe ran" rogue_saw "^PROBE conn=1 .*status=" 20
+		check "$m: the stale-rkey probe failed" \
+			rogue_saw "^PROBE conn=1 .*status=[^s]" 0
+		wait $turs
+		check "$m: LUN usable" rogue_usable
+	else
+		fail "$m: login"
+	fi
+	rogue_logout_check "$m: logout"
+fi
+
+# rogue_case MODE DMESG_REGEX [ROGUE OPTIONS...]: log in to the rogue
+# target in MODE, send the trigger, and check that the kernel log line
+# matching DMESG_REGEX (after "ADDR:PORT: ") appears, that the connection
+# failed and the session logged in again, that the trigger did not
+# succeed on the connection that lied (it either fails or is retried on
+# the new one), that the LUN is usable and that logout leaves nothing.
+rogue_case() {
+	local m=$1 why=$2 rc
+	shift 2
+	rogue_want $m || return 0
+	rogue_start $m "$@"
+	if ! rogue_login; then
+		fail "$m: login"
+		rogue_logout
+		return
+	fi
+	lab_log_mark
+	rogue_trigger 10
+	rc=$?
+	check "$m: rogue target told the lie" rogue_saw "^LIE $m conn=1"
+	check "$m: kernel log says so" lab_log_has "$IP0:$ROGUE_PORT: $why"
+	check "$m: the session logged in again" rogue_saw "^LOGGED_IN conn=2" 60
+	if [ $rc -eq 0 ]; then
+		check "$m: the command succeeded only on the new connection" \
+			rogue_saw "^TRIGGER conn=2 "
+	else
+		pass "$m: the command failed (sg_raw rc=$rc)"
+	fi
+	check "$m: LUN usable" rogue_usable
+	rogue_logout_check "$m: logout"
+}
+
+# Finding 7: Send with Invalidate the initiator did not offer...
+if rogue_want inv-unoffered; then
+	check "inv-unoffered: ib_iser reloads with remote_invalidate=0" \
+		eval "iser_unload && lab_iser_load remote_invalidate=0"
+	rogue_case inv-unoffered "target used Send with Invalidate .*which was not negotiated"
+	check "inv-unoffered: the initiator did not offer it" \
+		grep -q "^CONNECT conn=1 .*send_inv=not offered" $ROGUE_LOG
+	check "inv-unoffered: ib_iser reloads with defaults" \
+		eval "iser_unload && lab_iser_load"
+fi
+
+# ... and of an rkey that is not the task's: the first trigger is held, the
+# second one answered with Send with Invalidate of the first one's rkey.
+if rogue_want inv-other; then
+	m=inv-other
+	rogue_start $m
+	if rogue_login; then
+		lab_log_mark
+		rogue_trigger 10 &
+		trig=$!
+		check "$m: the first trigger is held" rogue_saw "^HELD conn=1"
+		rogue_trigger 10
+		rc2=$?
+		wait $trig
+		rc1=$?
+		check "$m: rogue target told the lie" rogue_saw "^LIE $m conn=1 .*"
+		check "$m: kernel log says so" \
+			lab_log_has "$IP0:$ROGUE_PORT: target invalidated rkey 0x[0-9a-f]+, not"
+		check "$m: the session logged in again" rogue_saw "^LOGGED_IN conn=2" 60
+		check "$m: no trigger succeeded on the connection that lied (rc $rc1 $rc2)" \
+			eval "[ $rc1 -ne 0 -a $rc2 -ne 0 ] || rogue_saw '^TRIGGER conn=2 '"
+		check "$m: LUN usable" rogue_usable
+	else
+		fail "$m: login"
+	fi
+	rogue_logout_check "$m: logout"
+fi
+
+rogue_case dsl-over "malformed PDU"
+rogue_case ahs-overrun "malformed PDU"
+rogue_case async-bad "malformed PDU"
+rogue_case bad-opcode ".*opcode 0x3b"
+rogue_case nopin-data ".*opcode 0x20"
+
+# A login response longer than the login receive buffer (8 KiB): the
+# login fails, saying so, and leaves no session.
+if rogue_want login-huge; then
+	m=login-huge
+	rogue_start $m
+	lab_log_mark
+	if rogue_login; then fail "$m: login fails"; else pass "$m: login fails"; fi
+	check "$m: rogue target told the lie" rogue_saw "^LIE $m conn=1"
+	check "$m: kernel log says so" \
+		lab_log_has "$IP0:$ROGUE_PORT: receive failed: local length error"
+	rogue_logout_check "$m: logout"
+	check "$m: no session left" iser_no_session
+fi
+
+# Finding 6: MaxRecvDataSegmentLength 512, InitialR2T=No, FirstBurstLength
+# 64 KiB: a 256 KiB write is 512 bytes of immediate data and 127 Data-Out
+# PDUs; at QD 32 the send queue runs full. The target checks DataSN and
+# buffer offset of every Data-Out; fio verifies the data.
+if rogue_want small-mrdsl; then
+	m=small-mrdsl
+	rogue_start $m
+	if rogue_login; then
+		check "$m: negotiated as asked" \
+			rogue_saw "^LOGGED_IN conn=1 mrdsl=512 initial_r2t=0 immediate=1 first_burst=65536"
+		check "$m: fio 256 KiB writes QD32, verify" lab_fio_verify "$ROGUE_DEV" \
+			--rw=write --bs=256k --iodepth=32 --size=8m --loops=4
+		check "$m: Data-Out DataSN and offsets continuous" \
+			eval "! grep -E '^(DATAOUT_|ERROR)' $ROGUE_LOG"
+		check "$m: one connection" eval "! grep -q '^CONNECT conn=2' $ROGUE_LOG"
+	else
+		fail "$m: login"
+	fi
+	rogue_logout_check "$m: logout"
+fi
+
+# After all that, a correct target again: fio verify passes.
+if rogue_want ok; then
+	rogue_start ok
+	rogue_login_check "ok after the lies: login and disk"
+	check "ok after the lies: fio verify randrw QD32" lab_fio_verify "$ROGUE_DEV" \
+		--size=8m --iodepth=32 --bsrange=4k-128k
+	rogue_logout_check "ok after the lies: logout"
+fi
+
+check "no session left" iser_no_session
+check "ib_iser unloads" iser_unload
