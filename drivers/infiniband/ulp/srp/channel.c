@@ -125,7 +125,7 @@ static void srp_send_done(struct ib_cq *cq, struct ib_wc *wc)
  * Asynchronous QP errors: the QP is in the error state and its posted work
  * requests flush, but a channel with nothing but receives posted would
  * otherwise only learn it from those flushes; say what happened and start
- * recovery right away (srp_ch_failed()).
+ * recovery right away (&srp_ch_ops.failed).
  *
  * Context: the device's event handler, possibly interrupt context.
  */
@@ -146,7 +146,7 @@ static void srp_qp_event(struct ib_event *ev, void *ctx)
 	rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
 	shost_printk(KERN_ERR, ch->target->shost, "channel %u: %s\n",
 		     ch->idx, ib_event_msg(ev->event));
-	srp_ch_failed(ch);
+	ch->target->ch_ops->failed(ch);
 }
 
 static void srp_ch_put_pd(struct srp_channel *ch)
@@ -288,25 +288,35 @@ static int srp_post_recv(struct srp_channel *ch, struct srp_iu *iu)
 	sge.addr = iu->dma;
 	sge.length = iu->size;
 	sge.lkey = ch->pd->local_dma_lkey;
-	iu->cqe.done = srp_recv_done;
 	wr.wr_cqe = &iu->cqe;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
 	return ib_post_recv(ch->qp, &wr, NULL);
 }
 
-/**
- * srp_repost_recv() - give a processed receive IU back to the QP
- * @ch: channel
- * @iu: receive IU
- *
- * Return: 0 or the error of ib_post_recv().
+/*
+ * A receive completed: the keep-alive notes the sign of life, the layer
+ * above handles the IU (&srp_ch_ops.recv), and the IU goes back to the QP.
  */
-int srp_repost_recv(struct srp_channel *ch, struct srp_iu *iu)
+static void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	ib_dma_sync_single_for_device(ch_ibdev(ch), iu->dma, iu->size,
-				      DMA_FROM_DEVICE);
-	return srp_post_recv(ch, iu);
+	struct srp_iu *iu = container_of(wc->wr_cqe, struct srp_iu, cqe);
+	struct srp_channel *ch = wc->qp->qp_context;
+	struct ib_device *dev = ch_ibdev(ch);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		srp_ch_error(ch, wc, "RECV");
+		return;
+	}
+	srp_ka_seen(ch);
+
+	ib_dma_sync_single_for_cpu(dev, iu->dma, iu->size, DMA_FROM_DEVICE);
+	ch->target->ch_ops->recv(ch, iu->buf, wc->byte_len);
+
+	ib_dma_sync_single_for_device(dev, iu->dma, iu->size, DMA_FROM_DEVICE);
+	if (srp_post_recv(ch, iu))
+		srp_printk_rl(KERN_ERR, ch->target->shost,
+			      "channel %u: cannot repost a receive\n", ch->idx);
 }
 
 /**
@@ -429,7 +439,7 @@ void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu)
 	shost_printk(KERN_ERR, target->shost,
 		     "channel %u: %s request limit delta %d on %d credits leaves the credit count negative; reconnecting\n",
 		     ch->idx, iu, delta, old);
-	srp_ch_failed(ch);
+	target->ch_ops->failed(ch);
 }
 
 /**
@@ -504,9 +514,9 @@ bool srp_ch_mark_down(struct srp_channel *ch)
  * @what: the kind of work request, for the log
  *
  * Logs the first failure of a connected channel, stops new commands on it
- * and starts its recovery (srp_ch_failed()), or the rport's when the
- * transport gave up reaching the target. Flushes after a disconnect are
- * expected and silent.
+ * and has it recovered (&srp_ch_ops.failed), or the whole rport when the
+ * transport gave up reaching the target (&srp_ch_ops.lost). Flushes after a
+ * disconnect are expected and silent.
  */
 void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
 {
@@ -527,7 +537,7 @@ void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
 	 * and the rport is recovered (and fails fast) at once.
 	 */
 	if (wc->status == IB_WC_RETRY_EXC_ERR)
-		srp_target_start_recovery(target);
+		target->ch_ops->lost(ch);
 	else
-		srp_ch_failed(ch);
+		target->ch_ops->failed(ch);
 }

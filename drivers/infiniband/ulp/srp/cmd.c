@@ -162,7 +162,7 @@ void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	WARN_ONCE(ret, "ib_srp: QP %u not moved to the error state: %d\n",
 		  ch->qp->qp_num, ret);
 	if (srp_ch_mark_down(ch))
-		srp_ch_failed(ch);
+		ch->target->ch_ops->failed(ch);
 	srp_finish_cmd(ch, scmnd);
 	srp_completing_end(ch->target, req);
 }
@@ -502,47 +502,36 @@ static void srp_handle_t_logout(struct srp_channel *ch, const void *buf,
 }
 
 /**
- * srp_recv_done() - completion of a receive: dispatch on the IU type
- * @cq: completion queue
- * @wc: work completion
+ * srp_cmd_recv() - handle an IU the target sent: dispatch on its type
+ * @ch:  channel it arrived on
+ * @buf: the IU, synced for the CPU
+ * @len: its length
+ *
+ * The channel's &srp_ch_ops.recv; the channel reposts the receive after.
+ *
+ * Context: receive completion (softirq).
  */
-void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+void srp_cmd_recv(struct srp_channel *ch, const void *buf, u32 len)
 {
-	struct srp_iu *iu = container_of(wc->wr_cqe, struct srp_iu, cqe);
-	struct srp_channel *ch = wc->qp->qp_context;
-	struct ib_device *dev = ch->target->host->sdev->ib_dev;
-
-	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		srp_ch_error(ch, wc, "RECV");
-		return;
-	}
-	srp_ka_seen(ch);
-
-	ib_dma_sync_single_for_cpu(dev, iu->dma, iu->size, DMA_FROM_DEVICE);
-	switch (srp_iu_opcode(iu->buf, wc->byte_len)) {
+	switch (srp_iu_opcode(buf, len)) {
 	case SRP_IU_RSP:
-		srp_handle_rsp(ch, iu->buf, wc->byte_len);
+		srp_handle_rsp(ch, buf, len);
 		break;
 	case SRP_IU_CRED_REQ:
-		srp_handle_cred_req(ch, iu->buf, wc->byte_len);
+		srp_handle_cred_req(ch, buf, len);
 		break;
 	case SRP_IU_AER_REQ:
-		srp_handle_aer_req(ch, iu->buf, wc->byte_len);
+		srp_handle_aer_req(ch, buf, len);
 		break;
 	case SRP_IU_T_LOGOUT:
-		srp_handle_t_logout(ch, iu->buf, wc->byte_len);
+		srp_handle_t_logout(ch, buf, len);
 		break;
 	default:
 		srp_printk_rl(KERN_WARNING, ch->target->shost,
 			      "channel %u: unexpected IU type %#x (%u bytes)\n",
-					 ch->idx, *(u8 *)iu->buf, wc->byte_len);
+			      ch->idx, *(const u8 *)buf, len);
 		break;
 	}
-
-	if (srp_repost_recv(ch, iu))
-		srp_printk_rl(KERN_ERR, ch->target->shost,
-			      "channel %u: cannot repost a receive\n",
-					 ch->idx);
 }
 
 struct srp_fail_ctx {

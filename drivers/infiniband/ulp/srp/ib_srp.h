@@ -191,6 +191,29 @@ void srp_ib_cm_register(void);
 void srp_ib_cm_unregister(void);
 
 /**
+ * struct srp_ch_ops - how a channel reaches the layers above it
+ * @recv:   a receive completed: handle the IU (the command layer,
+ *          srp_cmd_recv()); the channel reposts the receive afterwards
+ * @failed: @ch went down on its own (QP error, failed completion, credit
+ *          error, disconnect, target logout): recover it, alone while
+ *          other channels carry I/O (srp_ch_failed())
+ * @lost:   @ch went down and the target is unreachable with it (transport
+ *          retries exhausted, keep-alive or task management function
+ *          unanswered): recover the whole rport (srp_ch_lost())
+ *
+ * The target layer sets &srp_target.ch_ops when it creates a target; it is
+ * constant for the target's life. The channel and command layers call
+ * upwards only through it. @failed and @lost are called once per failure,
+ * by whoever made srp_ch_mark_down() return true, in any context
+ * (completion and CM handlers, QP events, process context).
+ */
+struct srp_ch_ops {
+	void (*recv)(struct srp_channel *ch, const void *buf, u32 len);
+	void (*failed)(struct srp_channel *ch);
+	void (*lost)(struct srp_channel *ch);
+};
+
+/**
  * struct srp_keepalive - liveness watch of one channel (keepalive.c)
  * @work:      runs at the channel's next deadline while it is connected
  * @cqe:       completion entry of the probe
@@ -338,6 +361,7 @@ enum srp_target_state {
  * @rport:       transport class remote port
  * @opts:        parsed add_target options (constant after login)
  * @cm:          connection manager operations
+ * @ch_ops:      what the channels report upwards (target.c sets it)
  * @entry:       link in @host->targets
  * @lock:        protects @state
  * @state:       scanning, live or being removed
@@ -380,6 +404,7 @@ struct srp_target {
 	struct srp_rport	*rport;
 	struct srp_target_opts	opts;
 	const struct srp_cm_ops	*cm;
+	const struct srp_ch_ops	*ch_ops;
 	struct list_head	entry;
 
 	spinlock_t		lock;	/* protects @state */
@@ -454,24 +479,20 @@ void srp_client_unregister(void);
 int srp_target_add(struct srp_host *host, struct srp_target_opts *opts);
 void srp_target_queue_remove(struct srp_target *target);
 void srp_target_remove_all(struct srp_host *host);
-void srp_target_start_recovery(struct srp_target *target);
-void srp_target_size_direct(struct srp_target *target);
 
 /* login.c */
-int srp_target_connect(struct srp_target *target);
+int srp_ch_init(struct srp_target *target, unsigned int idx);
 int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout);
-int srp_ch_create_ib(struct srp_channel *ch);
 void srp_ch_release(struct srp_channel *ch);
 void srp_target_disconnect(struct srp_target *target);
-void srp_target_free_channels(struct srp_target *target);
 void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len);
 void srp_cm_login_reject(struct srp_channel *ch, const void *data, u8 len);
 void srp_cm_disconnected(struct srp_channel *ch);
 
 /* channel.c */
+int srp_ch_create_ib(struct srp_channel *ch);
 void srp_ch_destroy_ib(struct srp_channel *ch);
 int srp_ch_start_recv(struct srp_channel *ch);
-int srp_repost_recv(struct srp_channel *ch, struct srp_iu *iu);
 void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu);
 struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use);
 void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
@@ -512,9 +533,13 @@ int srp_ext_table_fill(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		       struct srp_request *req, struct srp_indirect_desc *ind,
 		       int count, struct ib_send_wr **reg_wrs);
 
+/* tmf.c */
+int srp_send_tmf(struct srp_channel *ch, u64 task_tag, u64 lun, u8 func);
+void srp_tmf_response(struct srp_channel *ch, const struct srp_rsp_info *rsp);
+
 /* cmd.c */
 int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
-void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc);
+void srp_cmd_recv(struct srp_channel *ch, const void *buf, u32 len);
 int srp_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
 int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
 void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
@@ -531,7 +556,6 @@ bool srp_wait_completing(struct srp_target *target, struct scsi_device *sdev,
 int srp_eh_abort(struct scsi_cmnd *scmnd);
 int srp_eh_device_reset(struct scsi_cmnd *scmnd);
 int srp_eh_host_reset(struct scsi_cmnd *scmnd);
-void srp_tmf_response(struct srp_channel *ch, const struct srp_rsp_info *rsp);
 
 /* sysfs.c */
 extern const struct attribute_group *srp_host_groups[];
@@ -543,12 +567,11 @@ void srp_debugfs_init(void);
 void srp_debugfs_exit(void);
 
 /* rport.c */
-extern struct srp_function_template srp_rport_ft;
+void srp_rport_init_target(struct srp_target *target);
 int srp_rport_attach(struct srp_target *target);
-void srp_schedule_ch_retry(struct srp_target *target);
+int srp_rport_reconnect(struct srp_rport *rport);
+void srp_rport_terminate_io(struct srp_rport *rport);
 void srp_ch_failed(struct srp_channel *ch);
-void srp_ch_retry_work(struct work_struct *work);
-void srp_tmo_watch_work(struct work_struct *work);
-void srp_tmo_watch_start(struct srp_target *target);
+void srp_ch_lost(struct srp_channel *ch);
 
 #endif /* IB_SRP_IB_SRP_H */

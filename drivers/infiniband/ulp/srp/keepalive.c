@@ -133,7 +133,7 @@ static void srp_ka_expire(struct srp_channel *ch, int post_err)
 			     jiffies_to_msecs(jiffies -
 					      READ_ONCE(ch->ka.last_seen)));
 	ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
-	srp_target_start_recovery(target);
+	target->ch_ops->lost(ch);
 }
 
 static void srp_ka_work(struct work_struct *work)

@@ -11,8 +11,7 @@
  * both connection managers.
  *
  * Channel 0 logs in with MULTICHAN_SINGLE (the target drops older channels
- * of the same I_T nexus), the others with MULTICHAN_MULTI. A login whose
- * later channels fail carries on with the channels it has.
+ * of the same I_T nexus), the others with MULTICHAN_MULTI.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -196,7 +195,7 @@ void srp_cm_disconnected(struct srp_channel *ch)
 		return;
 	shost_printk(KERN_WARNING, ch->target->shost,
 		     "channel %u: disconnected by the target\n", ch->idx);
-	srp_ch_failed(ch);
+	ch->target->ch_ops->failed(ch);
 }
 
 /**
@@ -377,24 +376,14 @@ void srp_target_disconnect(struct srp_target *target)
 }
 
 /**
- * srp_target_free_channels() - release every channel and the array
- * @target: the disconnected target
+ * srp_ch_init() - initialise a channel before its first login
+ * @target: the target; @target->ch holds at least @idx + 1 zeroed channels
+ * @idx:    index of the channel, equal to its blk-mq hardware queue
+ *
+ * Return: 0, or -ENOMEM when its counters cannot be allocated; the caller
+ * frees them (&srp_channel.stats) with the channel.
  */
-void srp_target_free_channels(struct srp_target *target)
-{
-	unsigned int i;
-
-	if (!target->ch)
-		return;
-	for (i = 0; i < target->ch_count; i++) {
-		srp_ch_release(&target->ch[i]);
-		rdi_stats_free(&target->ch[i].stats);
-	}
-	kfree(target->ch);
-	target->ch = NULL;
-}
-
-static int srp_ch_init(struct srp_target *target, unsigned int idx)
+int srp_ch_init(struct srp_target *target, unsigned int idx)
 {
 	struct srp_channel *ch = &target->ch[idx];
 	int nvec = target->host->sdev->ib_dev->num_comp_vectors;
@@ -410,54 +399,4 @@ static int srp_ch_init(struct srp_target *target, unsigned int idx)
 	mutex_init(&ch->tmf_mutex);
 	srp_ka_init(ch);
 	return rdi_stats_init(&ch->stats);
-}
-
-/**
- * srp_target_connect() - create and log in the channels of a new target
- * @target: target sized by srp_target_size()
- *
- * Channel 0 must log in; if a later one fails the target keeps the
- * channels before it and @target->ch_count shrinks accordingly. A target
- * that accepts only direct descriptors gets a host sized for one
- * descriptor per command (srp_target_size_direct()), decided on channel
- * 0's login response; every later login is checked against that size.
- * Return: 0 or a negative errno; on error no channel remains.
- */
-int srp_target_connect(struct srp_target *target)
-{
-	unsigned int i, want = target->ch_count;
-	int ret;
-
-	target->ch = kcalloc(want, sizeof(*target->ch), GFP_KERNEL);
-	if (!target->ch)
-		return -ENOMEM;
-
-	for (i = 0; i < want; i++) {
-		ret = srp_ch_init(target, i);
-		if (!ret)
-			ret = srp_ch_login(&target->ch[i], i > 0,
-					   msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS));
-		if (!ret && !i && target->max_desc > 1 &&
-		    !(target->ch[0].buf_fmt & SRP_BUF_FMT_INDIRECT))
-			srp_target_size_direct(target);
-		target->sizing = false;
-		if (!ret)
-			continue;
-		rdi_stats_free(&target->ch[i].stats);
-		if (!i)
-			goto err_free;
-		shost_printk(KERN_WARNING, target->shost,
-			     "only %u of %u channels logged in (channel %u: %d); continuing with %u\n",
-			     i, want, i, ret, i);
-		break;
-	}
-	target->ch_count = i;
-	target->shost->nr_hw_queues = i;
-	return 0;
-
-err_free:
-	kfree(target->ch);
-	target->ch = NULL;
-	target->ch_count = 0;
-	return ret;
 }

@@ -129,6 +129,23 @@ MODULE_PARM_DESC(keepalive,
 struct workqueue_struct *srp_remove_wq;
 struct scsi_transport_template *srp_transport;
 
+static void srp_rport_delete(struct srp_rport *rport)
+{
+	srp_target_queue_remove(rport->lld_data);
+}
+
+/* scsi_transport_srp runs the rports: their timeouts and our callbacks. */
+static struct srp_function_template srp_rport_ft = {
+	.has_rport_state	= true,
+	.reset_timer_if_blocked	= true,
+	.reconnect_delay	= &srp_reconnect_delay,
+	.fast_io_fail_tmo	= &srp_fast_io_fail_tmo,
+	.dev_loss_tmo		= &srp_dev_loss_tmo,
+	.reconnect		= srp_rport_reconnect,
+	.terminate_rport_io	= srp_rport_terminate_io,
+	.rport_delete		= srp_rport_delete,
+};
+
 static void srp_fixup_params(void)
 {
 	if (srp_sg_tablesize) {

@@ -75,13 +75,8 @@ static void __srp_tmo_watch_start(struct srp_target *target)
 	queue_delayed_work(system_long_wq, &w->work, HZ);
 }
 
-/**
- * srp_tmo_watch_start() - watch the timeouts of a recovery just started
- * @target: target whose rport srp_start_tl_fail_timers() was called for
- *
- * Context: process context; takes the rport mutex.
- */
-void srp_tmo_watch_start(struct srp_target *target)
+/* Watch the timeouts of a recovery just started; takes the rport mutex. */
+static void srp_tmo_watch_start(struct srp_target *target)
 {
 	struct srp_rport *rport = target->rport;
 
@@ -125,13 +120,11 @@ static void srp_tmo_apply(struct srp_target *target)
 	}
 }
 
-/**
- * srp_tmo_watch_work() - apply timeout changes to the running timers
- * @work: &srp_tmo_watch.work of a target
- *
- * Requeues itself every second until the rport is running again or lost.
+/*
+ * Apply timeout changes to the running timers; requeues itself every
+ * second until the rport is running again or lost.
  */
-void srp_tmo_watch_work(struct work_struct *work)
+static void srp_tmo_watch_work(struct work_struct *work)
 {
 	struct srp_target *target = container_of(to_delayed_work(work),
 						 struct srp_target, tmo.work);
@@ -146,6 +139,38 @@ void srp_tmo_watch_work(struct work_struct *work)
 		w->active = false;
 	}
 	mutex_unlock(&rport->mutex);
+}
+
+/*
+ * Transport recovery of the whole rport: block it and start its timers
+ * (fast_io_fail_tmo, dev_loss_tmo, reconnect_delay), then watch them.
+ */
+static void srp_tl_err_work(struct work_struct *work)
+{
+	struct srp_target *target = container_of(work, struct srp_target,
+						 tl_err_work);
+
+	/* Before the rport exists a failure just fails the login. */
+	if (READ_ONCE(target->rport)) {
+		srp_start_tl_fail_timers(target->rport);
+		srp_tmo_watch_start(target);
+	}
+}
+
+/* Start transport recovery from any context: the timers start in a work. */
+static void srp_rport_recover(struct srp_target *target)
+{
+	if (READ_ONCE(target->state) != SRP_TARGET_REMOVED)
+		queue_work(system_long_wq, &target->tl_err_work);
+}
+
+/* Retry the channels that are down after reconnect_delay (at least 1 s). */
+static void srp_schedule_ch_retry(struct srp_target *target)
+{
+	int delay = READ_ONCE(target->rport->reconnect_delay);
+
+	queue_delayed_work(system_long_wq, &target->ch_retry_work,
+			   max(delay, 1) * HZ);
 }
 
 /*
@@ -172,20 +197,27 @@ static unsigned long srp_reconnect_login_timeout(struct srp_target *target)
 	return min(due - now, full);
 }
 
-/*
- * Tear every channel down and log in again. Commands still outstanding on
- * the old channels are completed with DID_RESET once their QPs are drained
- * and before their MRs go away, so the midlayer retries them. One channel
- * back is enough to resume I/O: the others are retried in the background
+/**
+ * srp_rport_reconnect() - tear every channel down and log in again
+ * @rport: the rport; its target is &srp_rport.lld_data
+ *
+ * The transport class's ->reconnect. Commands still outstanding on the old
+ * channels are completed with DID_RESET once their QPs are drained and
+ * before their MRs go away, so the midlayer retries them. One channel back
+ * is enough to resume I/O: the others are retried in the background
  * (srp_ch_retry_work()) while their hardware queues borrow a live channel.
+ *
+ * Context: process context, the rport mutex held.
+ * Return: 0 when at least one channel is back, else a negative errno.
  */
-static int srp_rport_reconnect(struct srp_rport *rport)
+int srp_rport_reconnect(struct srp_rport *rport)
 {
 	struct srp_target *target = rport->lld_data;
 	unsigned long timeout;
 	unsigned int i, up = 0;
 	int ret = 0, err;
 
+	lockdep_assert_held(&rport->mutex);
 	if (READ_ONCE(target->state) == SRP_TARGET_REMOVED)
 		return -ENODEV;
 
@@ -239,21 +271,10 @@ static int srp_rport_reconnect(struct srp_rport *rport)
 }
 
 /**
- * srp_schedule_ch_retry() - retry the channels that are down, later
- * @target: the target
- */
-void srp_schedule_ch_retry(struct srp_target *target)
-{
-	int delay = READ_ONCE(target->rport->reconnect_delay);
-
-	queue_delayed_work(system_long_wq, &target->ch_retry_work,
-			   max(delay, 1) * HZ);
-}
-
-/**
  * srp_ch_failed() - a channel went down: recover it alone, or the rport
  * @ch: the channel; the caller's srp_ch_mark_down() just returned true
  *
+ * The channels' &srp_ch_ops.failed.
  * While another channel of a live, running target still carries I/O, only
  * @ch is torn down and logged in again, in the background
  * (srp_ch_retry_work()); its hardware queue borrows a live channel and its
@@ -287,7 +308,23 @@ void srp_ch_failed(struct srp_channel *ch)
 			return;
 		}
 	}
-	srp_target_start_recovery(target);
+	srp_rport_recover(target);
+}
+
+/**
+ * srp_ch_lost() - a channel went down and took the path with it
+ * @ch: the channel; the caller's srp_ch_mark_down() just returned true
+ *
+ * The channels' &srp_ch_ops.lost: the target is unreachable (transport
+ * retries exhausted, keep-alive or task management function unanswered),
+ * so the other channels are as good as lost and the whole rport is
+ * recovered at once.
+ *
+ * Context: any.
+ */
+void srp_ch_lost(struct srp_channel *ch)
+{
+	srp_rport_recover(ch->target);
 }
 
 /*
@@ -311,17 +348,15 @@ static void srp_ch_teardown(struct srp_channel *ch)
 	mutex_unlock(&ch->tmf_mutex);
 }
 
-/**
- * srp_ch_retry_work() - recover the channels that are down
- * @work: &srp_target.ch_retry_work
- *
- * Tears down the channels that failed on their own (srp_ch_failed()), then
- * logs in every channel that is down, with MULTICHAN_MULTI so the live ones
+/*
+ * Recover the channels that are down (&srp_target.ch_retry_work). Tears
+ * down the channels that failed on their own (srp_ch_failed()), then logs
+ * in every channel that is down, with MULTICHAN_MULTI so the live ones
  * stay; those that cannot log in are retried after reconnect_delay. If no
  * channel is left, the whole rport is recovered instead. Runs under the
  * rport mutex so that it never overlaps a reconnect.
  */
-void srp_ch_retry_work(struct work_struct *work)
+static void srp_ch_retry_work(struct work_struct *work)
 {
 	struct srp_target *target = container_of(to_delayed_work(work),
 						 struct srp_target,
@@ -343,7 +378,7 @@ void srp_ch_retry_work(struct work_struct *work)
 			up++;
 	}
 	if (!up) {
-		srp_target_start_recovery(target);
+		srp_rport_recover(target);
 		goto out;
 	}
 	for (i = 0; i < target->ch_count; i++) {
@@ -364,28 +399,18 @@ out:
 	mutex_unlock(&rport->mutex);
 }
 
-static void srp_rport_terminate_io(struct srp_rport *rport)
+/**
+ * srp_rport_terminate_io() - fail every outstanding command fast
+ * @rport: the rport; its target is &srp_rport.lld_data
+ *
+ * The transport class's ->terminate_rport_io.
+ */
+void srp_rport_terminate_io(struct srp_rport *rport)
 {
 	struct srp_target *target = rport->lld_data;
 
 	srp_fail_outstanding(target, NULL, DID_TRANSPORT_FAILFAST << 16);
 }
-
-static void srp_rport_delete(struct srp_rport *rport)
-{
-	srp_target_queue_remove(rport->lld_data);
-}
-
-struct srp_function_template srp_rport_ft = {
-	.has_rport_state	= true,
-	.reset_timer_if_blocked	= true,
-	.reconnect_delay	= &srp_reconnect_delay,
-	.fast_io_fail_tmo	= &srp_fast_io_fail_tmo,
-	.dev_loss_tmo		= &srp_dev_loss_tmo,
-	.reconnect		= srp_rport_reconnect,
-	.terminate_rport_io	= srp_rport_terminate_io,
-	.rport_delete		= srp_rport_delete,
-};
 
 /**
  * srp_rport_attach() - create the rport port-<host>:1 of a target
@@ -408,4 +433,15 @@ int srp_rport_attach(struct srp_target *target)
 	rport->lld_data = target;
 	target->rport = rport;
 	return 0;
+}
+
+/**
+ * srp_rport_init_target() - set up the recovery of a new target
+ * @target: the target being allocated
+ */
+void srp_rport_init_target(struct srp_target *target)
+{
+	INIT_WORK(&target->tl_err_work, srp_tl_err_work);
+	INIT_DELAYED_WORK(&target->ch_retry_work, srp_ch_retry_work);
+	INIT_DELAYED_WORK(&target->tmo.work, srp_tmo_watch_work);
 }

@@ -80,6 +80,13 @@ static struct scsi_host_template srp_template = {
 	.cmd_size		= sizeof(struct srp_request),
 };
 
+/* How the channels of every target reach the layers above them. */
+static const struct srp_ch_ops srp_target_ch_ops = {
+	.recv	= srp_cmd_recv,
+	.failed	= srp_ch_failed,
+	.lost	= srp_ch_lost,
+};
+
 /* Fill in module-parameter defaults for every key the user left out. */
 static void srp_opts_defaults(struct srp_target_opts *o)
 {
@@ -199,18 +206,16 @@ static void srp_target_size(struct srp_target *target)
 					      o->max_it_iu_size);
 }
 
-/**
- * srp_target_size_direct() - size the host for one descriptor per command
- * @target: target whose channel 0 found a target that accepts only direct
- *          data descriptors, before its SCSI host is added
- *
- * Every request must then map into one MR (fast registration: at most
+/*
+ * Size the host for one descriptor per command: channel 0 of @target found
+ * a target that accepts only direct data descriptors, before its SCSI host
+ * is added. Every request must then map into one MR (fast registration: at most
  * max_pages_per_mr pages), or be one DMA segment under the global rkey
  * (never_register=Y). Larger I/O is split by the block layer. Channel 0
  * keeps its larger MR pool and send queue; later channels and reconnects
  * are sized from the new values.
  */
-void srp_target_size_direct(struct srp_target *target)
+static void srp_target_size_direct(struct srp_target *target)
 {
 	struct srp_device *sdev = target->host->sdev;
 	struct Scsi_Host *shost = target->shost;
@@ -231,6 +236,71 @@ void srp_target_size_direct(struct srp_target *target)
 	shost_printk(KERN_INFO, shost,
 		     "target accepts direct data descriptors only: one descriptor per command, max_sectors %u, sg_tablesize %u\n",
 		     shost->max_sectors, shost->sg_tablesize);
+}
+
+/**
+ * srp_target_connect() - create and log in the channels of a new target
+ * @target: target sized by srp_target_size()
+ *
+ * Channel 0 must log in; if a later one fails the target keeps the
+ * channels before it and @target->ch_count shrinks accordingly. A target
+ * that accepts only direct descriptors gets a host sized for one
+ * descriptor per command (srp_target_size_direct()), decided on channel
+ * 0's login response; every later login is checked against that size.
+ * Return: 0 or a negative errno; on error no channel remains.
+ */
+static int srp_target_connect(struct srp_target *target)
+{
+	unsigned int i, want = target->ch_count;
+	int ret;
+
+	target->ch = kcalloc(want, sizeof(*target->ch), GFP_KERNEL);
+	if (!target->ch)
+		return -ENOMEM;
+
+	for (i = 0; i < want; i++) {
+		ret = srp_ch_init(target, i);
+		if (!ret)
+			ret = srp_ch_login(&target->ch[i], i > 0,
+					   msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS));
+		if (!ret && !i && target->max_desc > 1 &&
+		    !(target->ch[0].buf_fmt & SRP_BUF_FMT_INDIRECT))
+			srp_target_size_direct(target);
+		target->sizing = false;
+		if (!ret)
+			continue;
+		rdi_stats_free(&target->ch[i].stats);
+		if (!i)
+			goto err_free;
+		shost_printk(KERN_WARNING, target->shost,
+			     "only %u of %u channels logged in (channel %u: %d); continuing with %u\n",
+			     i, want, i, ret, i);
+		break;
+	}
+	target->ch_count = i;
+	target->shost->nr_hw_queues = i;
+	return 0;
+
+err_free:
+	kfree(target->ch);
+	target->ch = NULL;
+	target->ch_count = 0;
+	return ret;
+}
+
+/* Release every channel of a disconnected target, and the array. */
+static void srp_target_free_channels(struct srp_target *target)
+{
+	unsigned int i;
+
+	if (!target->ch)
+		return;
+	for (i = 0; i < target->ch_count; i++) {
+		srp_ch_release(&target->ch[i]);
+		rdi_stats_free(&target->ch[i].stats);
+	}
+	kfree(target->ch);
+	target->ch = NULL;
 }
 
 /*
@@ -275,7 +345,6 @@ static bool srp_target_is_dup(struct srp_host *host, struct srp_target *new)
 }
 
 static void srp_remove_work(struct work_struct *work);
-static void srp_tl_err_work(struct work_struct *work);
 
 static struct srp_target *srp_target_alloc_host(struct srp_host *host,
 						struct srp_target_opts *opts)
@@ -293,15 +362,14 @@ static struct srp_target *srp_target_alloc_host(struct srp_host *host,
 	target->opts = *opts;
 	target->cm = srp_target_opts_rdma_cm(opts) ? &srp_rdma_cm_ops :
 						     &srp_ib_cm_ops;
+	target->ch_ops = &srp_target_ch_ops;
 	spin_lock_init(&target->lock);
 	mutex_init(&target->tmf_mutex);
 	init_waitqueue_head(&target->inv_wait);
 	target->state = SRP_TARGET_SCANNING;
 	INIT_LIST_HEAD(&target->entry);
 	INIT_WORK(&target->remove_work, srp_remove_work);
-	INIT_WORK(&target->tl_err_work, srp_tl_err_work);
-	INIT_DELAYED_WORK(&target->ch_retry_work, srp_ch_retry_work);
-	INIT_DELAYED_WORK(&target->tmo.work, srp_tmo_watch_work);
+	srp_rport_init_target(target);
 	memcpy(target->orig_dgid.raw, opts->dgid, 16);
 	target->dgid = target->orig_dgid;
 	return target;
@@ -550,28 +618,4 @@ void srp_target_remove_all(struct srp_host *host)
 	spin_unlock(&host->lock);
 
 	flush_workqueue(srp_remove_wq);
-}
-
-static void srp_tl_err_work(struct work_struct *work)
-{
-	struct srp_target *target = container_of(work, struct srp_target,
-						 tl_err_work);
-
-	/* Before the rport exists a failure just fails the login. */
-	if (READ_ONCE(target->rport)) {
-		srp_start_tl_fail_timers(target->rport);
-		srp_tmo_watch_start(target);
-	}
-}
-
-/**
- * srp_target_start_recovery() - a channel failed: start transport recovery
- * @target: the target
- *
- * Context: any; the transport timers are started from a work item.
- */
-void srp_target_start_recovery(struct srp_target *target)
-{
-	if (READ_ONCE(target->state) != SRP_TARGET_REMOVED)
-		queue_work(system_long_wq, &target->tl_err_work);
 }
