@@ -13,12 +13,23 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/sched.h>
 #include <linux/nsproxy.h>
 #include <net/net_namespace.h>
 
 #include "ib_srp.h"
+
+static bool srp_register_always = true;
+module_param_named(register_always, srp_register_always, bool, 0444);
+MODULE_PARM_DESC(register_always,
+		 "Register memory even for contiguous regions (default true; false uses an unsafe global rkey)");
+
+static bool srp_never_register;
+module_param_named(never_register, srp_never_register, bool, 0444);
+MODULE_PARM_DESC(never_register,
+		 "Never register memory; uses an unsafe global rkey (default false)");
 
 static struct ib_client srp_client;
 
@@ -155,6 +166,7 @@ static int srp_setup_registration(struct srp_device *sdev)
 				       SRP_MAX_PAGES_PER_MR);
 	sdev->use_fr = rdi->fr_supported && !srp_never_register &&
 		       sdev->max_pages_per_mr > 0;
+	sdev->register_always = srp_register_always;
 
 	if (!srp_wants_global_rkey(srp_never_register, srp_register_always)) {
 		if (!sdev->use_fr) {
@@ -243,8 +255,6 @@ static void srp_remove_one(struct ib_device *ib_dev, void *client_data)
 		list_del(&host->entry);
 		srp_host_remove(host);
 	}
-	/* Removal works are queued by srp_target_remove_all(); let them run. */
-	flush_workqueue(srp_remove_wq);
 	srp_teardown_registration(sdev);
 	rdi_device_put(sdev->rdi);
 	kfree(sdev);
@@ -279,6 +289,12 @@ static struct ib_client srp_client = {
 int srp_client_register(void)
 {
 	int ret;
+
+	/* Security note, once: see srp_setup_registration(). */
+	if (srp_wants_global_rkey(srp_never_register, srp_register_always))
+		pr_warn("%s: SRP uses a PD with an unsafe global rkey; SRP targets can read and write all memory of this host\n",
+			srp_never_register ? "never_register=Y" :
+			"register_always=N");
 
 	ret = class_register(&srp_class);
 	if (ret) {

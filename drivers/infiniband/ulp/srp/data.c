@@ -74,7 +74,7 @@ static bool srp_can_imm(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	u32 len = scsi_bufflen(scmnd);
 
 	return scmnd->sc_data_direction == DMA_TO_DEVICE &&
-	       ch->use_imm_data && len <= READ_ONCE(srp_max_imm_data) &&
+	       ch->use_imm_data && len <= ch->target->max_imm_data &&
 	       SRP_IMM_DATA_OFFSET + len <= ch->max_it_iu_len &&
 	       count <= SRP_MAX_IMM_SGE &&
 	       count + 1 <= ch->target->host->sdev->rdi->max_sge;
@@ -223,7 +223,7 @@ int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	if (srp_can_imm(ch, scmnd, count))
 		return srp_map_imm(ch, scmnd, req, cmd, desc_off, count);
 
-	switch (srp_map_via(sdev->use_fr, srp_register_always,
+	switch (srp_map_via(sdev->use_fr, sdev->register_always,
 			    sdev->global_rkey, count)) {
 	case SRP_MAP_VIA_FR:
 		ret = srp_map_fr(ch, scmnd, req, count, reg_wrs);

@@ -62,24 +62,6 @@ enum {
 /* SRP tags with this bit set belong to task management or logout IUs. */
 #define SRP_TAG_TSK_MGMT	BIT_ULL(63)
 
-/* Module parameters (main.c). */
-extern unsigned int srp_cmd_sg_entries;
-extern unsigned int srp_indirect_sg_entries;
-extern bool srp_allow_ext_sg;
-extern bool srp_topspin_workarounds;
-extern bool srp_register_always;
-extern bool srp_never_register;
-extern int srp_reconnect_delay;
-extern int srp_fast_io_fail_tmo;
-extern int srp_dev_loss_tmo;
-extern bool srp_use_imm_data;
-extern unsigned int srp_max_imm_data;
-extern unsigned int srp_ch_count;
-extern unsigned int srp_keepalive;
-
-extern struct workqueue_struct *srp_remove_wq;
-extern struct scsi_transport_template *srp_transport;
-
 /**
  * struct srp_device - per RDMA device state (IB client data)
  * @rdi:         rdi_core device: shared PD and memory-registration limits
@@ -92,6 +74,8 @@ extern struct scsi_transport_template *srp_transport;
  * @hosts:       srp_host of every port; written only by the IB client
  *               add/remove callbacks, which the IB core serialises
  * @use_fr:      commands register their data with fast registration
+ * @register_always: register_always at load: false lets commands of one
+ *               DMA segment use @global_rkey
  * @global_rkey: rkey covering all memory, 0 when @pd has none
  * @max_pages_per_mr: pages one FR MR maps for this driver
  *
@@ -103,6 +87,7 @@ struct srp_device {
 	struct ib_pd		*pd;
 	struct list_head	hosts;
 	bool			use_fr;
+	bool			register_always;
 	u32			global_rkey;
 	u32			max_pages_per_mr;
 };
@@ -387,6 +372,10 @@ enum srp_target_state {
  * @max_it_iu_len: IT IU length we request at login
  * @ka_refused:  the target refused the keep-alive probe at a login: no
  *               keep-alive for the rest of the target's life
+ * @use_imm_data: use_imm_data at add_target: request immediate data
+ * @max_imm_data: max_imm_data at add_target: largest immediate write
+ * @topspin_workarounds: topspin_workarounds at load: Topspin/Cisco
+ *               targets get a node-GUID initiator port identifier
  * @sgid:        GID 0 of the port: the source of IB CM paths and, with
  *               @opts.initiator_ext, the initiator port identifier
  * @dgid:        destination GID (IB CM) / GID resolved by RDMA/CM
@@ -421,6 +410,9 @@ struct srp_target {
 	bool			sizing;
 	u32			max_it_iu_len;
 	bool			ka_refused;
+	bool			use_imm_data;
+	u32			max_imm_data;
+	bool			topspin_workarounds;
 
 	union ib_gid		sgid;
 	union ib_gid		dgid;
@@ -476,6 +468,8 @@ int srp_client_register(void);
 void srp_client_unregister(void);
 
 /* target.c */
+int srp_target_init(struct scsi_transport_template *transport);
+void srp_target_exit(void);
 int srp_target_add(struct srp_host *host, struct srp_target_opts *opts);
 void srp_target_queue_remove(struct srp_target *target);
 void srp_target_remove_all(struct srp_host *host);

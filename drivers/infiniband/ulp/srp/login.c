@@ -32,7 +32,7 @@ static bool srp_target_is_topspin(const struct srp_target *target)
 	u32 oui = target->opts.ioc_guid >> 40;
 	unsigned int i;
 
-	if (!srp_topspin_workarounds)
+	if (!target->topspin_workarounds)
 		return false;
 	for (i = 0; i < ARRAY_SIZE(srp_topspin_ouis); i++)
 		if (oui == srp_topspin_ouis[i])
@@ -291,7 +291,7 @@ int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout)
 {
 	struct srp_target *target = ch->target;
 	u32 it_iu_len = target->max_it_iu_len;
-	bool imm = srp_use_imm_data, shrunk = false;
+	bool imm = target->use_imm_data, shrunk = false;
 	unsigned int attempt, attempts = SRP_LOGIN_ATTEMPTS;
 	u32 fallback;
 	int ret;

@@ -18,6 +18,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/cpumask.h>
 #include <rdma/ib_cache.h>
@@ -33,6 +35,64 @@ enum {
 	SRP_DEFAULT_RETRY_COUNT	= 7,
 	SRP_MAX_SECT_LIMIT	= 131072,
 };
+
+#define SRP_DEF_CMD_SG_ENTRIES	12
+
+/*
+ * The module parameters a login starts from. Each is read here only: the
+ * add_target options take their defaults from them, and what else a login
+ * needs is copied into its target (srp_target_alloc_host()), so a write at
+ * run time applies to later logins.
+ */
+static unsigned int srp_sg_tablesize;
+module_param(srp_sg_tablesize, uint, 0444);
+MODULE_PARM_DESC(srp_sg_tablesize, "Deprecated name for cmd_sg_entries");
+
+static unsigned int srp_cmd_sg_entries;
+module_param_named(cmd_sg_entries, srp_cmd_sg_entries, uint, 0444);
+MODULE_PARM_DESC(cmd_sg_entries,
+		 "Descriptors inside an SRP_CMD (default 12, max 255)");
+
+static unsigned int srp_indirect_sg_entries;
+module_param_named(indirect_sg_entries, srp_indirect_sg_entries, uint, 0444);
+MODULE_PARM_DESC(indirect_sg_entries,
+		 "Default SCSI sg_tablesize (default cmd_sg_entries, max "
+		 __stringify(SG_MAX_SEGMENTS) ")");
+
+static bool srp_allow_ext_sg;
+module_param_named(allow_ext_sg, srp_allow_ext_sg, bool, 0444);
+MODULE_PARM_DESC(allow_ext_sg,
+		 "Let the target fetch descriptors that do not fit in the SRP_CMD (default false)");
+
+static int topspin_workarounds = 1;
+module_param(topspin_workarounds, int, 0444);
+MODULE_PARM_DESC(topspin_workarounds,
+		 "Enable workarounds for Topspin/Cisco SRP targets if != 0");
+
+static bool srp_use_imm_data = true;
+module_param_named(use_imm_data, srp_use_imm_data, bool, 0644);
+MODULE_PARM_DESC(use_imm_data,
+		 "Request immediate data at login (default true)");
+
+static unsigned int srp_max_imm_data = 8 * 1024;
+module_param_named(max_imm_data, srp_max_imm_data, uint, 0644);
+MODULE_PARM_DESC(max_imm_data, "Largest write sent as immediate data");
+
+static unsigned int srp_ch_count;
+module_param_named(ch_count, srp_ch_count, uint, 0444);
+MODULE_PARM_DESC(ch_count,
+		 "RDMA channels per target (default: online CPUs, at most "
+		 __stringify(SRP_DEFAULT_CH_CAP)
+		 ", at most the device's completion vectors)");
+
+static unsigned int srp_keepalive = 5;
+module_param_named(keepalive, srp_keepalive, uint, 0644);
+MODULE_PARM_DESC(keepalive,
+		 "Keep-alive period in seconds: a silent path fails after it; 0 for none (default 5, up to "
+		 __stringify(SRP_MAX_KEEPALIVE) ")");
+
+static struct workqueue_struct *srp_remove_wq;
+static struct scsi_transport_template *srp_transport;
 
 static const char *srp_target_info(struct Scsi_Host *shost)
 {
@@ -201,8 +261,8 @@ static void srp_target_size(struct srp_target *target)
 	shost->unique_id = shost->host_no;
 
 	target->max_it_iu_len = srp_it_iu_len(target->cmd_sg_cnt,
-					      srp_use_imm_data,
-					      srp_max_imm_data,
+					      target->use_imm_data,
+					      target->max_imm_data,
 					      o->max_it_iu_size);
 }
 
@@ -363,6 +423,9 @@ static struct srp_target *srp_target_alloc_host(struct srp_host *host,
 	target->cm = srp_target_opts_rdma_cm(opts) ? &srp_rdma_cm_ops :
 						     &srp_ib_cm_ops;
 	target->ch_ops = &srp_target_ch_ops;
+	target->use_imm_data = READ_ONCE(srp_use_imm_data);
+	target->max_imm_data = READ_ONCE(srp_max_imm_data);
+	target->topspin_workarounds = topspin_workarounds != 0;
 	spin_lock_init(&target->lock);
 	mutex_init(&target->tmf_mutex);
 	init_waitqueue_head(&target->inv_wait);
@@ -618,4 +681,62 @@ void srp_target_remove_all(struct srp_host *host)
 	spin_unlock(&host->lock);
 
 	flush_workqueue(srp_remove_wq);
+}
+
+/* Bring the login parameters into range, once at load. */
+static void srp_fixup_params(void)
+{
+	if (srp_sg_tablesize) {
+		pr_warn("srp_sg_tablesize is deprecated, use cmd_sg_entries\n");
+		if (!srp_cmd_sg_entries)
+			srp_cmd_sg_entries = srp_sg_tablesize;
+	}
+	if (!srp_cmd_sg_entries)
+		srp_cmd_sg_entries = SRP_DEF_CMD_SG_ENTRIES;
+	if (srp_cmd_sg_entries > 255) {
+		pr_warn("clamping cmd_sg_entries to 255\n");
+		srp_cmd_sg_entries = 255;
+	}
+	if (!srp_indirect_sg_entries) {
+		srp_indirect_sg_entries = srp_cmd_sg_entries;
+	} else if (srp_indirect_sg_entries < srp_cmd_sg_entries) {
+		pr_warn("raising indirect_sg_entries to cmd_sg_entries (%u)\n",
+			srp_cmd_sg_entries);
+		srp_indirect_sg_entries = srp_cmd_sg_entries;
+	}
+	if (srp_indirect_sg_entries > SG_MAX_SEGMENTS) {
+		pr_warn("clamping indirect_sg_entries to %u\n",
+			SG_MAX_SEGMENTS);
+		srp_indirect_sg_entries = SG_MAX_SEGMENTS;
+	}
+}
+
+/**
+ * srp_target_init() - set up what every target shares
+ * @transport: the SRP transport template the SCSI hosts are added with
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int srp_target_init(struct scsi_transport_template *transport)
+{
+	srp_fixup_params();
+	/*
+	 * Not WQ_MEM_RECLAIM: removing a SCSI host flushes runtime-PM work of
+	 * its devices, which runs on a workqueue without a rescuer.
+	 */
+	srp_remove_wq = alloc_workqueue("srp_remove", 0, 0);
+	if (!srp_remove_wq)
+		return -ENOMEM;
+	srp_transport = transport;
+	return 0;
+}
+
+/**
+ * srp_target_exit() - undo srp_target_init()
+ *
+ * Context: every target is removed (srp_target_remove_all() of each port).
+ */
+void srp_target_exit(void)
+{
+	destroy_workqueue(srp_remove_wq);
 }
