@@ -2,7 +2,8 @@
 /*
  * rdi-status against a fake sysfs tree (SYSFS_PATH): an RDMA/CM SRP login
  * with one LUN under a multipath map, an iSER session, and a host of
- * another driver that must be left out. Also the JSON writer's escaping.
+ * another driver that must be left out. Also the JSON writer's escaping, and
+ * the table's DESTINATION column with an IPv6 link-local destination.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,9 @@
 
 #include "rdi_test.h"
 #include "rdi-status/status.h"
+
+/* longer than the 24 columns DESTINATION has at least */
+#define DEST_LL "[fe80::5054:ff:fe12:3401%2]:5555"
 
 static char root[64];
 
@@ -63,6 +67,7 @@ static void build_tree(void)
 	put("devices/host3/scsi_host/host3/stats", "cmds 31\nerrors 0\n");
 	put("devices/host3/scsi_host/host3/keepalive", "5\n");
 	put("devices/host3/scsi_host/host3/keepalive_state", "on\n");
+	put("devices/host3/scsi_host/host3/dest", DEST_LL "\n");
 	/* empty directories for the links below */
 	put("class/scsi_host/.keep", "");
 	put("block/.keep", "");
@@ -136,6 +141,7 @@ RDI_TEST(status_srp_login_from_sysfs)
 	EXPECT(!strcmp(s->rport_state, "running"));
 	EXPECT_EQ(s->keepalive, 5);
 	EXPECT(!strcmp(s->keepalive_state, "on"));
+	EXPECT(!strcmp(s->dest, DEST_LL));
 	EXPECT_EQ(s->h.can_queue, 64);
 	EXPECT_EQ(s->h.nstats, 2);	/* "stats" attribute: name value lines */
 	EXPECT(!strcmp(s->h.stats[0].name, "cmds"));
@@ -181,6 +187,51 @@ RDI_TEST(status_iser_session_from_sysfs)
 	free(st);
 }
 
+/* column of WORD in the line of TEXT that starts with START, or -1 */
+static int column_of(const char *text, const char *start, const char *word)
+{
+	const char *l = text, *w, *end;
+
+	while (l && *l) {
+		end = strchr(l, '\n');
+		if (!strncmp(l, start, strlen(start))) {
+			w = strstr(l, word);
+			return w && (!end || w < end) ? (int)(w - l) : -1;
+		}
+		l = end ? end + 1 : NULL;
+	}
+	return -1;
+}
+
+RDI_TEST(status_table_destination_column)
+{
+	struct status *st = calloc(1, sizeof(*st));
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	build_tree();
+	EXPECT_EQ(collect_srp(st), 0);
+	print_table(st, f, false);
+	fclose(f);
+	/* the whole destination in its column, the next column after it */
+	EXPECT_EQ(column_of(buf, "HOST ", "DESTINATION"),
+		  column_of(buf, "host3 ", DEST_LL));
+	EXPECT(column_of(buf, "HOST ", "STATE") > 0);
+	EXPECT_EQ(column_of(buf, "HOST ", "STATE"),
+		  column_of(buf, "host3 ", "running"));
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	print_json(st, f);
+	fclose(f);
+	EXPECT(strstr(buf, "\"dest\": \"" DEST_LL "\""));
+	remove_tree();
+	free(buf);
+	free(st);
+}
+
 RDI_TEST(status_json_nulls_and_escaping)
 {
 	struct status *st = calloc(1, sizeof(*st));
@@ -199,6 +250,7 @@ RDI_TEST(status_json_nulls_and_escaping)
 	EXPECT(strstr(buf, "\"host\": 7"));
 	EXPECT(strstr(buf, "\"req_lim\": null"));
 	EXPECT(strstr(buf, "\"dgid\": null"));
+	EXPECT(strstr(buf, "\"dest\": null"));
 	EXPECT(strstr(buf, "\"keepalive\": null"));
 	EXPECT(strstr(buf, "\"keepalive_state\": null"));
 	EXPECT(strstr(buf, "\"id_ext\": \"a\\\"b\\\\c\\n\""));

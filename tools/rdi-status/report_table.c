@@ -63,6 +63,12 @@ static void print_host_detail(FILE *f, const struct host_info *h)
 	}
 }
 
+/*
+ * Where a login goes: the address and port of an RDMA/CM login as its
+ * add_target string gave them (the driver's dest attribute), or the GID of
+ * an IB CM one; "(RDMA/CM)" with a driver that does not tell (the in-tree
+ * ib_srp).
+ */
 static const char *srp_destination(const struct srp_host *s)
 {
 	if (s->dest[0])
@@ -72,6 +78,17 @@ static const char *srp_destination(const struct srp_host *s)
 	if (s->dgid[0])
 		return s->dgid;
 	return "(RDMA/CM)";
+}
+
+/* The DESTINATION column is as wide as its widest entry, 24 at least. */
+static int srp_destination_width(const struct status *st)
+{
+	int i, w = 24;
+
+	for (i = 0; i < st->nsrp; i++)
+		if ((int)strlen(srp_destination(&st->srp[i])) > w)
+			w = strlen(srp_destination(&st->srp[i]));
+	return w;
 }
 
 /*
@@ -94,20 +111,21 @@ static void print_srp(FILE *f, const struct status *st, bool verbose)
 {
 	const struct srp_host *s;
 	char local[48], ka[40];
-	int i;
+	int i, dw;
 
 	fprintf(f, "SRP targets: %d\n", st->nsrp);
 	if (!st->nsrp)
 		return;
-	fprintf(f, "%-7s %-10s %-18s %-18s %-24s %-10s %3s %7s %-10s %s\n",
-		"HOST", "LOCAL", "ID_EXT", "IOC_GUID", "DESTINATION", "STATE",
+	dw = srp_destination_width(st);
+	fprintf(f, "%-7s %-10s %-18s %-18s %-*s %-10s %3s %7s %-10s %s\n",
+		"HOST", "LOCAL", "ID_EXT", "IOC_GUID", dw, "DESTINATION", "STATE",
 		"CH", "REQ_LIM", "KEEPALIVE", "LUNS");
 	for (i = 0; i < st->nsrp; i++) {
 		s = &st->srp[i];
 		snprintf(local, sizeof(local), "%s:%lld", or_dash(s->ibdev),
 			 s->port == RDI_JSON_NONE ? 0 : s->port);
-		fprintf(f, "host%-3d %-10s %-18s %-18s %-24s %-10s", s->h.host,
-			local, or_dash(s->id_ext), or_dash(s->ioc_guid),
+		fprintf(f, "host%-3d %-10s %-18s %-18s %-*s %-10s", s->h.host,
+			local, or_dash(s->id_ext), or_dash(s->ioc_guid), dw,
 			srp_destination(s), or_dash(s->rport_state));
 		print_num(f, 3, s->ch_count);
 		print_num(f, 7, s->req_lim);
