@@ -30,7 +30,7 @@
 /* Defaults of the driver (srp/main.c, srp/target.c). */
 #define MAX_IMM_DATA		(8 * 1024)
 #define QUEUE_SIZE		62
-/* One IU for CRED/AER responses and one for TMFs (srp/ib_srp.h). */
+/* One IU for CRED/AER responses and one for TMFs (srp/srp.h). */
 #define QUEUE_EXTRA		2
 
 static bool has(const struct srp_target_opts *o, enum srp_opt opt)

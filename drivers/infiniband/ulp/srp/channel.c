@@ -31,7 +31,8 @@
 #include <linux/slab.h>
 #include <scsi/scsi_host.h>
 
-#include "ib_srp.h"
+#include "device.h"
+#include "channel.h"
 #include "ib_srp_trace.h"
 
 static struct ib_device *ch_ibdev(struct srp_channel *ch)

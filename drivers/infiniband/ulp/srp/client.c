@@ -19,7 +19,12 @@
 #include <linux/nsproxy.h>
 #include <net/net_namespace.h>
 
-#include "ib_srp.h"
+#include "device.h"
+#include "target.h"
+#include "client.h"
+
+/* Pages one FR MR maps for SRP, at most. */
+#define SRP_MAX_PAGES_PER_MR	512
 
 static bool srp_register_always = true;
 module_param_named(register_always, srp_register_always, bool, 0444);

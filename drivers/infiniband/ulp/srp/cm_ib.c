@@ -19,7 +19,10 @@
 #include <scsi/scsi_host.h>
 #include <rdi/compat.h>
 
-#include "ib_srp.h"
+#include "device.h"
+#include "channel.h"
+#include "login.h"
+#include "cm.h"
 
 enum {
 	SRP_PATH_REC_TIMEOUT_MS	= 1000,

@@ -16,7 +16,10 @@
 #include <net/net_namespace.h>
 #include <scsi/scsi_host.h>
 
-#include "ib_srp.h"
+#include "device.h"
+#include "channel.h"
+#include "login.h"
+#include "cm.h"
 
 enum {
 	SRP_RESOLVE_TIMEOUT_MS	= 5000,

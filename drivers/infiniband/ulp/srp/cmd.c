@@ -22,7 +22,13 @@
 #include <scsi/scsi_tcq.h>
 #include <scsi/scsi_transport_srp.h>
 
-#include "ib_srp.h"
+#include "device.h"
+#include "channel.h"
+#include "login.h"
+#include "data.h"
+#include "ext_table.h"
+#include "tmf.h"
+#include "cmd.h"
 #include "ib_srp_trace.h"
 
 /* The end of every command srp_queuecommand() accepted. */

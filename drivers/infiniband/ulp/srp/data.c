@@ -37,7 +37,9 @@
 #include <linux/scatterlist.h>
 #include <scsi/scsi_host.h>
 
-#include "ib_srp.h"
+#include "device.h"
+#include "data.h"
+#include "ext_table.h"
 
 /*
  * What the target may do with a command's registered data: read what the

@@ -17,7 +17,9 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_transport_srp.h>
 
-#include "ib_srp.h"
+#include "tmf.h"
+#include "cmd.h"
+#include "eh.h"
 
 /*
  * SUCCESS for a command the driver no longer owns: claimed, and completed

@@ -24,7 +24,8 @@
 #include <linux/slab.h>
 #include <scsi/scsi_cmnd.h>
 
-#include "ib_srp.h"
+#include "device.h"
+#include "ext_table.h"
 
 /**
  * srp_ext_table_alloc() - allocate and map a command's external table

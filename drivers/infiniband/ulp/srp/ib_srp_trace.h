@@ -14,7 +14,7 @@
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_host.h>
 
-#include "ib_srp.h"
+#include "srp.h"
 
 TRACE_EVENT(srp_login,
 	    TP_PROTO(struct srp_channel *ch, s32 req_lim, u32 it_iu_len,

@@ -44,7 +44,8 @@
 #include <linux/delay.h>
 #include <scsi/scsi_host.h>
 
-#include "ib_srp.h"
+#include "channel.h"
+#include "keepalive.h"
 
 /* Half a keep-alive period: the idle time before a probe, and its limit. */
 static unsigned long srp_ka_half(const struct srp_target *target)

@@ -21,8 +21,16 @@
 #include <linux/slab.h>
 #include <scsi/scsi_host.h>
 
-#include "ib_srp.h"
+#include "device.h"
+#include "channel.h"
+#include "keepalive.h"
+#include "login.h"
 #include "ib_srp_trace.h"
+
+enum {
+	SRP_LOGIN_ATTEMPTS	= 3,
+	SRP_LOGOUT_TIMEOUT_MS	= 1000,
+};
 
 /* OUIs of Topspin/Cisco targets that want a node-GUID initiator port id. */
 static const u32 srp_topspin_ouis[] = { 0x0005ad, 0x001b0d };

@@ -15,7 +15,11 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
-#include "ib_srp.h"
+#include "cm.h"
+#include "rport.h"
+#include "target.h"
+#include "client.h"
+#include "stats.h"
 
 /*
  * Defaults of the rport timeouts, in seconds or -1 for "off": the transport

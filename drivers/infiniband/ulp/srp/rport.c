@@ -17,7 +17,10 @@
 #include <scsi/scsi_host.h>
 #include <scsi/scsi_transport_srp.h>
 
-#include "ib_srp.h"
+#include "channel.h"
+#include "login.h"
+#include "cmd.h"
+#include "rport.h"
 
 /*
  * Timeouts changed while a recovery runs.

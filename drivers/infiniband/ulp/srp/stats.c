@@ -15,7 +15,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 
-#include "ib_srp.h"
+#include "stats.h"
 
 static struct dentry *srp_debugfs_root;
 

@@ -18,7 +18,8 @@
 #include <linux/in6.h>
 #include <scsi/scsi_host.h>
 
-#include "ib_srp.h"
+#include "device.h"
+#include "sysfs.h"
 
 static struct srp_target *dev_to_target(struct device *dev)
 {

@@ -26,8 +26,20 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_transport_srp.h>
 
-#include "ib_srp.h"
+#include "device.h"
+#include "channel.h"
+#include "login.h"
+#include "cm.h"
+#include "cmd.h"
+#include "eh.h"
+#include "rport.h"
+#include "target.h"
+#include "stats.h"
+#include "sysfs.h"
 #include "ib_srp_trace.h"
+
+/* Channels of a login without ch_count, at most (a #define: stringified). */
+#define SRP_DEFAULT_CH_CAP	4
 
 enum {
 	SRP_DEFAULT_QUEUE_SIZE	= 64,

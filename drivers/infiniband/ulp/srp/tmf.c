@@ -16,7 +16,8 @@
 
 #include <scsi/scsi.h>
 
-#include "ib_srp.h"
+#include "channel.h"
+#include "tmf.h"
 #include "ib_srp_trace.h"
 
 static atomic64_t srp_tmf_seq = ATOMIC64_INIT(0);

@@ -1,13 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * ib_srp: internal API between the files of the SRP initiator.
+ * ib_srp: the objects of a login, which every layer reads: the target,
+ * its channels, their information units and the per-command state. Only
+ * types: each file's functions are declared in the header named after it,
+ * the RDMA device and its ports in device.h.
  *
- * Object model, outermost first:
- *
- *  srp_device   one per RDMA device (IB client data); holds the rdi_core
- *               device (PD, FR capabilities) and the list of its ports.
- *  srp_host     one per device port: the class device srp-<dev>-<port>
- *               whose add_target file creates targets.
  *  srp_target   one per successful add_target: a SCSI host, an rport and
  *               ch_count channels.
  *  srp_channel  one RC connection: QP, CQ, IU rings, credits; serves one
@@ -16,8 +13,8 @@
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
-#ifndef IB_SRP_IB_SRP_H
-#define IB_SRP_IB_SRP_H
+#ifndef IB_SRP_SRP_H
+#define IB_SRP_SRP_H
 
 #include <linux/completion.h>
 #include <linux/list.h>
@@ -51,68 +48,12 @@ enum {
 	SRP_RSP_SQ_SIZE		= 1,	/* IU kept for CRED/AER responses */
 	SRP_TSK_MGMT_SQ_SIZE	= 1,	/* IU and credit kept for TMFs */
 	SRP_MAX_IMM_SGE		= 2,
-	SRP_MAX_PAGES_PER_MR	= 512,
-	SRP_DEFAULT_CH_CAP	= 4,
 	SRP_LOGIN_TIMEOUT_MS	= 20000,
 	SRP_TMF_TIMEOUT_MS	= 5000,
-	SRP_LOGOUT_TIMEOUT_MS	= 1000,
-	SRP_LOGIN_ATTEMPTS	= 3,
 };
 
 /* SRP tags with this bit set belong to task management or logout IUs. */
 #define SRP_TAG_TSK_MGMT	BIT_ULL(63)
-
-/**
- * struct srp_device - per RDMA device state (IB client data)
- * @rdi:         rdi_core device: shared PD and memory-registration limits
- * @ib_dev:      the RDMA device
- * @pd:          only when never_register=Y or register_always=N asked for
- *               unregistered commands: a PD with an unsafe global rkey,
- *               shared by every SRP QP on this device (rdi_core's PD,
- *               iSER's too, never gets such a key); NULL otherwise, and
- *               each channel has a PD of its own (&srp_channel.pd)
- * @hosts:       srp_host of every port; written only by the IB client
- *               add/remove callbacks, which the IB core serialises
- * @use_fr:      commands register their data with fast registration
- * @register_always: register_always at load: false lets commands of one
- *               DMA segment use @global_rkey
- * @global_rkey: rkey covering all memory, 0 when @pd has none
- * @max_pages_per_mr: pages one FR MR maps for this driver
- *
- * All fields are constant between srp_add_one() and srp_remove_one().
- */
-struct srp_device {
-	struct rdi_device	*rdi;
-	struct ib_device	*ib_dev;
-	struct ib_pd		*pd;
-	struct list_head	hosts;
-	bool			use_fr;
-	bool			register_always;
-	u32			global_rkey;
-	u32			max_pages_per_mr;
-};
-
-/**
- * struct srp_host - one port of an RDMA device
- * @sdev:        device this port belongs to
- * @port:        port number (1-based)
- * @dev:         class device srp-<ibdev>-<port>
- * @entry:       link in @sdev->hosts
- * @add_mutex:   serialises add_target writes on this port
- * @lock:        protects @targets
- * @targets:     srp_target logged in through this port
- * @released:    completed by the class device's release callback
- */
-struct srp_host {
-	struct srp_device	*sdev;
-	u32			port;
-	struct device		dev;
-	struct list_head	entry;
-	struct mutex		add_mutex;	/* one add_target at a time */
-	spinlock_t		lock;		/* protects @targets */
-	struct list_head	targets;
-	struct completion	released;
-};
 
 /* What a send IU is taken for; decides the credits it needs. */
 enum srp_tx_use {
@@ -145,58 +86,9 @@ struct srp_iu {
 	enum srp_tx_use		use;
 };
 
-struct srp_channel;
-
-/**
- * struct srp_cm_ops - connection manager of a target (RDMA/CM or IB CM)
- * @init:       create the CM id, resolve the route and create the QP
- *              through srp_ch_create_ib()
- * @create_qp:  create @ch->qp the way this CM needs it
- * @destroy_qp: destroy @ch->qp; no CM handler may touch it from then on
- * @connect:    send the login request as CM private data
- * @disconnect: start a disconnect (DREQ); may be called from any context
- *              except hard IRQ and more than once
- * @destroy:    destroy the CM id; waits for its handler to finish
- *
- * Everything after the CM exchange (QP use, IUs, credits) is common.
- */
-struct srp_cm_ops {
-	int (*init)(struct srp_channel *ch);
-	int (*create_qp)(struct srp_channel *ch, struct ib_qp_init_attr *attr);
-	void (*destroy_qp)(struct srp_channel *ch);
-	int (*connect)(struct srp_channel *ch,
-		       const struct srp_login_params *p);
-	void (*disconnect)(struct srp_channel *ch);
-	void (*destroy)(struct srp_channel *ch);
-};
-
-extern const struct srp_cm_ops srp_rdma_cm_ops;
-extern const struct srp_cm_ops srp_ib_cm_ops;
-void srp_ib_cm_register(void);
-void srp_ib_cm_unregister(void);
-
-/**
- * struct srp_ch_ops - how a channel reaches the layers above it
- * @recv:   a receive completed: handle the IU (the command layer,
- *          srp_cmd_recv()); the channel reposts the receive afterwards
- * @failed: @ch went down on its own (QP error, failed completion, credit
- *          error, disconnect, target logout): recover it, alone while
- *          other channels carry I/O (srp_ch_failed())
- * @lost:   @ch went down and the target is unreachable with it (transport
- *          retries exhausted, keep-alive or task management function
- *          unanswered): recover the whole rport (srp_ch_lost())
- *
- * The target layer sets &srp_target.ch_ops when it creates a target; it is
- * constant for the target's life. The channel and command layers call
- * upwards only through it. @failed and @lost are called once per failure,
- * by whoever made srp_ch_mark_down() return true, in any context
- * (completion and CM handlers, QP events, process context).
- */
-struct srp_ch_ops {
-	void (*recv)(struct srp_channel *ch, const void *buf, u32 len);
-	void (*failed)(struct srp_channel *ch);
-	void (*lost)(struct srp_channel *ch);
-};
+struct srp_host;
+struct srp_cm_ops;
+struct srp_ch_ops;
 
 /**
  * struct srp_keepalive - liveness watch of one channel (keepalive.c)
@@ -463,109 +355,4 @@ static inline struct srp_target *host_to_target(struct Scsi_Host *shost)
 	return (struct srp_target *)shost->hostdata;
 }
 
-/* client.c */
-int srp_client_register(void);
-void srp_client_unregister(void);
-
-/* target.c */
-int srp_target_init(struct scsi_transport_template *transport);
-void srp_target_exit(void);
-int srp_target_add(struct srp_host *host, struct srp_target_opts *opts);
-void srp_target_queue_remove(struct srp_target *target);
-void srp_target_remove_all(struct srp_host *host);
-
-/* login.c */
-int srp_ch_init(struct srp_target *target, unsigned int idx);
-int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout);
-void srp_ch_release(struct srp_channel *ch);
-void srp_target_disconnect(struct srp_target *target);
-void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len);
-void srp_cm_login_reject(struct srp_channel *ch, const void *data, u8 len);
-void srp_cm_disconnected(struct srp_channel *ch);
-
-/* channel.c */
-int srp_ch_create_ib(struct srp_channel *ch);
-void srp_ch_destroy_ib(struct srp_channel *ch);
-int srp_ch_start_recv(struct srp_channel *ch);
-void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu);
-struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use);
-void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
-int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
-		  struct ib_send_wr *prefix);
-bool srp_ch_mark_down(struct srp_channel *ch);
-void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what);
-
-/* keepalive.c */
-void srp_ka_init(struct srp_channel *ch);
-int srp_ka_login_probe(struct srp_channel *ch);
-void srp_ka_start(struct srp_channel *ch);
-void srp_ka_stop(struct srp_channel *ch);
-
-/**
- * srp_ka_seen() - note a successful completion on a channel
- * @ch: the channel
- *
- * Context: completion handlers; lock-free, one store.
- */
-static inline void srp_ka_seen(struct srp_channel *ch)
-{
-	WRITE_ONCE(ch->ka.last_seen, jiffies);
-}
-
-/* data.c */
-int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
-		 struct srp_request *req, struct srp_iu_cmd *cmd,
-		 unsigned int desc_off, struct ib_send_wr **reg_wrs);
-int srp_inv_data(struct srp_channel *ch, struct srp_request *req);
-void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
-		    struct srp_request *req);
-
-/* ext_table.c */
-int srp_ext_table_alloc(struct srp_target *target, struct srp_request *req);
-void srp_ext_table_free(struct srp_target *target, struct srp_request *req);
-int srp_ext_table_fill(struct srp_channel *ch, struct scsi_cmnd *scmnd,
-		       struct srp_request *req, struct srp_indirect_desc *ind,
-		       int count, struct ib_send_wr **reg_wrs);
-
-/* tmf.c */
-int srp_send_tmf(struct srp_channel *ch, u64 task_tag, u64 lun, u8 func);
-void srp_tmf_response(struct srp_channel *ch, const struct srp_rsp_info *rsp);
-
-/* cmd.c */
-int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
-void srp_cmd_recv(struct srp_channel *ch, const void *buf, u32 len);
-int srp_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
-int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
-void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
-			  int result);
-void srp_fail_channel(struct srp_channel *ch, int result);
-struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
-				struct srp_request *req);
-void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
-		      int result);
-bool srp_wait_completing(struct srp_target *target, struct scsi_device *sdev,
-			 struct srp_request *req);
-
-/* eh.c */
-int srp_eh_abort(struct scsi_cmnd *scmnd);
-int srp_eh_device_reset(struct scsi_cmnd *scmnd);
-int srp_eh_host_reset(struct scsi_cmnd *scmnd);
-
-/* sysfs.c */
-extern const struct attribute_group *srp_host_groups[];
-
-/* stats.c */
-void srp_debugfs_add(struct srp_target *target);
-void srp_debugfs_remove(struct srp_target *target);
-void srp_debugfs_init(void);
-void srp_debugfs_exit(void);
-
-/* rport.c */
-void srp_rport_init_target(struct srp_target *target);
-int srp_rport_attach(struct srp_target *target);
-int srp_rport_reconnect(struct srp_rport *rport);
-void srp_rport_terminate_io(struct srp_rport *rport);
-void srp_ch_failed(struct srp_channel *ch);
-void srp_ch_lost(struct srp_channel *ch);
-
-#endif /* IB_SRP_IB_SRP_H */
+#endif /* IB_SRP_SRP_H */

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
+/*
+ * ib_srp: logging one channel in and out (login.c), and the reports of
+ * the connection managers.
+ *
+ * Copyright (c) 2026 The rdma-initiators authors.
+ */
+#ifndef IB_SRP_LOGIN_H
+#define IB_SRP_LOGIN_H
+
+#include "srp.h"
+
+int srp_ch_init(struct srp_target *target, unsigned int idx);
+int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout);
+void srp_ch_release(struct srp_channel *ch);
+void srp_target_disconnect(struct srp_target *target);
+void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len);
+void srp_cm_login_reject(struct srp_channel *ch, const void *data, u8 len);
+void srp_cm_disconnected(struct srp_channel *ch);
+
+#endif /* IB_SRP_LOGIN_H */
