@@ -99,7 +99,8 @@ rogue_login() {
 rogue_logout() {
 	local ret=0
 	if rogue_session >/dev/null; then
-		timeout 120 _rogue_iscsiadm --logout >/dev/null || ret=1
+		timeout 120 iscsiadm -m node -T $ROGUE_IQN -p $IP0:$ROGUE_PORT -I iser \
+			--logout >/dev/null || ret=1
 	fi
 	_rogue_iscsiadm -o delete >/dev/null 2>&1
 	rogue_stop
