@@ -73,26 +73,12 @@ srp_add_target_fails() {
 	! srp_add_target_ok "$@" 2>/dev/null
 }
 
-# srp_full_v6 ADDR: an IPv6 address in the uncompressed form ("%pI6").
-srp_full_v6() {
-	local a=$1 head tail n i out=""
-	case $a in
-	*::*) head=${a%%::*} tail=${a#*::} ;;
-	*) head=$a tail="" ;;
-	esac
-	n=$(( 8 - $(echo "$head" | tr ':' '\n' | grep -c .) - $(echo "$tail" | tr ':' '\n' | grep -c .) ))
-	for i in $(echo "$head" | tr ':' ' '); do out="$out:$(printf %04x 0x$i)"; done
-	for ((i = 0; i < n; i++)); do out="$out:0000"; done
-	for i in $(echo "$tail" | tr ':' ' '); do out="$out:$(printf %04x 0x$i)"; done
-	echo "${out#:}"
-}
-
 # srp_acl_v6 PATHIDX: ib_srpt names RDMA/CM sessions by the initiator
 # address in uncompressed form; give the link-local one of path PATHIDX an
 # ACL with every LUN on both target ports.
 srp_acl_v6() {
 	local ip tpg l
-	ip=$(srp_full_v6 "$(lab_ll_addr $1)")
+	ip=$(lab_full_v6 "$(lab_ll_addr $1)")
 	for tpg in $CFS/srpt/*/*/; do
 		[ -d "$tpg/acls" ] || continue
 		mkdir -p "$tpg/acls/$ip"

@@ -158,7 +158,7 @@ tools_srpt_port_enable() {
 # scenario finds it. Fails if an SRP initiator is still logged in (its
 # session would be cut) or ib_srpt does not unload.
 tools_srpt_down() {
-	local wwn tpg d
+	local wwn tpg
 	[ -d /sys/module/ib_srpt ] || return 0
 	if [ -n "$(lab_srp_hosts)" ]; then
 		echo "ib_srp hosts still logged in: $(lab_srp_hosts | tr '\n' ' ')"
@@ -168,14 +168,7 @@ tools_srpt_down() {
 		[ -d "$wwn" ] && [ "${wwn%/}" != $CFS/srpt/discovery_auth ] || continue
 		for tpg in "$wwn"*/; do
 			[ -e "$tpg/enable" ] || continue
-			echo 0 > "$tpg/enable" || return 1
-			# mapped LUNs of each ACL, the ACLs, then the LUNs
-			for d in "$tpg"acls/*/lun_* "$tpg"acls/* "$tpg"lun/lun_*; do
-				[ -d "$d" ] || continue
-				find "$d" -maxdepth 1 -type l -delete
-				rmdir "$d" || return 1
-			done
-			rmdir "$tpg" || return 1
+			lab_srpt_tpg_rm "$tpg" || return 1
 		done
 		rmdir "$wwn" || return 1
 	done

@@ -6,6 +6,9 @@
 
 IP0=192.0.2.1
 IP1=198.51.100.1
+# Global IPv6 addresses of the two paths (documentation prefix).
+IP6_0=2001:db8:0:1::1
+IP6_1=2001:db8:0:2::1
 NETDEV0=dummy0
 NETDEV1=dummy1
 RXE0=rxe0
@@ -134,12 +137,17 @@ lab_net_up() {
 	ip link add $NETDEV1 type dummy 2>/dev/null
 	ip addr add $IP0/24 dev $NETDEV0
 	ip addr add $IP1/24 dev $NETDEV1
+	ip addr add $IP6_0/64 dev $NETDEV0 nodad
+	ip addr add $IP6_1/64 dev $NETDEV1 nodad
 	ip link set $NETDEV0 up
 	ip link set $NETDEV1 up
 	modprobe rdma_rxe
 	rdma link add $RXE0 type rxe netdev $NETDEV0
 	rdma link add $RXE1 type rxe netdev $NETDEV1
 	lab_wait 20 test -e /sys/class/infiniband/$RXE1/ports/1/gids/0
+	# Each global address has its GID before a login goes from it.
+	lab_wait 20 grep -qx "$(lab_full_v6 $IP6_0)" /sys/class/infiniband/$RXE0/ports/1/gids/*
+	lab_wait 20 grep -qx "$(lab_full_v6 $IP6_1)" /sys/class/infiniband/$RXE1/ports/1/gids/*
 	# IPv6 link-local addresses finish DAD before tests use them.
 	lab_wait 20 sh -c "ip -6 addr show dev $NETDEV1 | grep -q 'fe80.*scope link' &&
 		! ip -6 addr show dev $NETDEV1 | grep -q tentative"
@@ -150,6 +158,21 @@ lab_ll_addr() {
 	local dev=$NETDEV0
 	[ "$1" = 1 ] && dev=$NETDEV1
 	ip -6 addr show dev $dev scope link | awk '/inet6/ {sub("/.*", "", $2); print $2; exit}'
+}
+
+# lab_full_v6 ADDR: an IPv6 address in the uncompressed form ("%pI6", as
+# sysfs prints GIDs and ib_srpt names RDMA/CM sessions).
+lab_full_v6() {
+	local a=$1 head tail n i out=""
+	case $a in
+	*::*) head=${a%%::*} tail=${a#*::} ;;
+	*) head=$a tail="" ;;
+	esac
+	n=$(( 8 - $(echo "$head" | tr ':' '\n' | grep -c .) - $(echo "$tail" | tr ':' '\n' | grep -c .) ))
+	for i in $(echo "$head" | tr ':' ' '); do out="$out:$(printf %04x 0x$i)"; done
+	for ((i = 0; i < n; i++)); do out="$out:0000"; done
+	for i in $(echo "$tail" | tr ':' ' '); do out="$out:$(printf %04x 0x$i)"; done
+	echo "${out#:}"
 }
 
 lab_ifindex() {
@@ -197,8 +220,10 @@ lab_srpt_up() {
 			mkdir -p $tpg/lun/lun_$i
 			ln -s $CFS/core/rd_mcp_0/srp$i $tpg/lun/lun_$i/ 2>/dev/null
 		done
-		# RDMA/CM logins are known by the target-side address.
-		for ip in $IP0 $IP1 $(lab_ll_addr 0) $(lab_ll_addr 1); do
+		# RDMA/CM logins are known by the target-side address (IPv6
+		# uncompressed).
+		for ip in $IP0 $IP1 $(lab_ll_addr 0) $(lab_ll_addr 1) \
+			  $(lab_full_v6 $IP6_0) $(lab_full_v6 $IP6_1); do
 			mkdir -p $tpg/acls/$ip
 			for ((i = 0; i < n; i++)); do
 				mkdir -p $tpg/acls/$ip/lun_$i
@@ -207,6 +232,22 @@ lab_srpt_up() {
 		done
 		echo 1 > $tpg/enable
 	done
+}
+
+# lab_srpt_tpg_rm TPG: disable an ib_srpt TPG and remove it: the mapped
+# LUNs of its ACLs, its ACLs, its LUNs, then the TPG (the backstores stay).
+# ib_srpt disables the whole port with any of its TPGs: enable another one
+# (lab_srpt_up does) to take logins on it again.
+lab_srpt_tpg_rm() {
+	local tpg=${1%/}/ d
+	[ -d "$tpg" ] || return 0
+	echo 0 > "${tpg}enable" || return 1
+	for d in "$tpg"acls/*/lun_* "$tpg"acls/* "$tpg"lun/lun_*; do
+		[ -d "$d" ] || continue
+		find "$d" -maxdepth 1 -type l -delete
+		rmdir "$d" || return 1
+	done
+	rmdir "$tpg"
 }
 
 lab_initiator_iqn() {
@@ -275,14 +316,23 @@ lab_srp_hosts() {
 	done
 }
 
-# lab_srp_login PATH [EXTRA]: RDMA/CM login on path 0 or 1; prints the new
-# SCSI host number. EXTRA is appended to the add_target string.
+# lab_srp_login PATH [EXTRA]: RDMA/CM login on path 0 or 1 to its IPv4
+# address; prints the new SCSI host number. EXTRA is appended to the
+# add_target string.
 lab_srp_login() {
-	local p=$1 extra=$2 ip=$IP0 rxe=$RXE0 before h g
-	[ "$p" = 1 ] && { ip=$IP1; rxe=$RXE1; }
+	local ip=$IP0
+	[ "$1" = 1 ] && ip=$IP1
+	lab_srp_login_dest "$1" "$ip:$SRP_PORT" "$2"
+}
+
+# lab_srp_login_dest PATH DEST [EXTRA]: RDMA/CM login on path 0 or 1 with
+# dest=DEST; prints the new SCSI host number.
+lab_srp_login_dest() {
+	local rxe=$RXE0 extra=$3 before h g
+	[ "$1" = 1 ] && rxe=$RXE1
 	g=$(srpt_guid)
 	before=$(lab_srp_hosts)
-	echo "id_ext=$g,ioc_guid=$g,dest=$ip:$SRP_PORT${extra:+,$extra}" \
+	echo "id_ext=$g,ioc_guid=$g,dest=$2${extra:+,$extra}" \
 		> /sys/class/infiniband_srp/srp-$rxe-1/add_target || return 1
 	for h in $(lab_srp_hosts); do
 		echo "$before" | grep -qx "$h" || { echo "$h"; return 0; }

@@ -1,11 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
-# add_target forms: IPv6 link-local dest with scope, repeated keys and
-# empty tokens, srp_daemon's IB CM strings (must fail clearly on RoCE),
-# malformed strings (EINVAL, nothing left behind). Every RDMA/CM login's
-# sgid, the source of its initiator port identifier, is the port's GID at
-# index 0 as with the in-tree driver (not the IPv4-mapped GID the
-# connection uses); ours also shows the login's dest= in "dest".
+# add_target forms: IPv4, global IPv6 and IPv6 link-local dest with scope,
+# repeated keys and empty tokens, srp_daemon's IB CM strings (must fail
+# clearly on RoCE), malformed strings (EINVAL, nothing left behind). Every
+# RDMA/CM login's sgid, the source of its initiator port identifier, is the
+# port's GID at index 0 as with the in-tree driver (not the GID of the
+# address the connection uses); ours also shows the login's dest= in
+# "dest".
+#
+# Then the identifier itself: rxe0's target port configured by GID (ib_srpt's
+# "0x<GID 0>" name, which matches ACLs by initiator port identifier rather
+# than by address), whose only ACL is the identifier the in-tree driver sends
+# (initiator_ext, then the interface ID of the port's GID 0), takes the
+# IPv4, global IPv6 and link-local logins of either driver; an ACL with the
+# identifier an IPv4-mapped GID makes (what ours sent before) refuses. In the
+# lab the initiator and the target share rxe0, so its GID 0 names both ends.
 #
 # lab-drivers: ours intree
 . /lab/lib-srp.sh
@@ -47,6 +56,15 @@ if [ "$DRIVER" = ours ]; then
 fi
 [ -n "$h" ] && check "IPv6 logout" srp_logout $h
 
+h=$(lab_srp_login_dest 0 "[$IP6_0]:$SRP_PORT") && pass "global IPv6 login dest=[$IP6_0]" ||
+	fail "global IPv6 login dest=[$IP6_0]"
+check "global IPv6 login has a LUN" test "$(lab_host_disks $h | wc -l)" -ge 1
+check "global IPv6 login: sgid is the port's GID 0" sgid_is_gid0 $h
+if [ "$DRIVER" = ours ]; then
+	check "global IPv6 login: dest is [$IP6_0]:$SRP_PORT" dest_is $h "[$IP6_0]:$SRP_PORT"
+fi
+[ -n "$h" ] && check "global IPv6 logout" srp_logout $h
+
 check "repeated keys and empty tokens" srp_add_target_ok 0 "id_ext=0x1,,ioc_guid=$g,id_ext=$g,initiator_ext=fe80000000000000,dest=$IP0:$SRP_PORT,"
 check "logout" srp_logout_all
 
@@ -61,4 +79,78 @@ else
 fi
 check "bad hex is EINVAL" srp_add_target_errno 0 "Invalid argument" "id_ext=xyz,ioc_guid=$g,dest=$IP0:$SRP_PORT"
 check "nothing left after invalid strings" test -z "$(lab_srp_hosts)"
+
+# The target port configured by GID, on rxe0, with the lab's two LUNs.
+# ib_srpt first tries the TPGs of the port's GUID name, which take an
+# RDMA/CM login by its source address: rxe0's goes until the end
+# (lab_srpt_up brings it back as it was).
+gid0=$(cat /sys/class/infiniband/$RXE0/ports/1/gids/0)
+gidport=0x$(tr -d : <<<"$gid0")
+ext=1a2b3c4d5e6f7081
+intree_id=0x$ext$(cut -d: -f5-8 <<<"$gid0" | tr -d :)
+mapped_id=0x${ext}0000ffff$(printf %02x%02x%02x%02x ${IP0//./ })
+guidtpg=$CFS/srpt/$(_lab_rxe_guid_name $RXE0)/$(_lab_rxe_guid_name $RXE0)
+nluns=2
+gidtpg=$CFS/srpt/$gidport/$gidport
+
+# gid_port_acl ID: the GID port's only ACL is ID, with every LUN.
+gid_port_acl() {
+	local d l
+	for d in $gidtpg/acls/*/lun_* $gidtpg/acls/*; do
+		[ -d "$d" ] || continue
+		find "$d" -maxdepth 1 -type l -delete
+		rmdir "$d" || return 1
+	done
+	mkdir $gidtpg/acls/$1 || return 1
+	for l in $gidtpg/lun/lun_*; do
+		mkdir $gidtpg/acls/$1/${l##*/} || return 1
+		ln -s $l $gidtpg/acls/$1/${l##*/}/ || return 1
+	done
+	ls $gidtpg/acls
+}
+# gid_port_up: rxe0's target port by GID 0, every LUN, no ACL yet.
+gid_port_up() {
+	local i
+	lab_srpt_tpg_rm $guidtpg || return 1
+	mkdir -p $gidtpg || return 1
+	for ((i = 0; i < nluns; i++)); do
+		mkdir $gidtpg/lun/lun_$i || return 1
+		ln -s $CFS/core/rd_mcp_0/srp$i $gidtpg/lun/lun_$i/ || return 1
+	done
+	echo 1 > $gidtpg/enable
+}
+# gid_login FORM DEST: a login through the GID port with initiator_ext; a
+# LUN, sgid GID 0, logout.
+gid_login() {
+	local h before
+	before=$(lab_srp_hosts)
+	if ! srp_add_target_ok 0 "id_ext=$g,ioc_guid=$g,initiator_ext=$ext,dest=$2"; then
+		fail "GID port, in-tree ACL: $1 login dest=$2"
+		lab_log_since | grep -iE 'srp|reject' | tail -5
+		return
+	fi
+	pass "GID port, in-tree ACL: $1 login dest=$2"
+	h=$(for x in $(lab_srp_hosts); do echo "$before" | grep -qx $x || echo $x; done)
+	check "GID port: $1 login has $nluns LUNs" srp_wait_disks "$h" $nluns
+	check "GID port: $1 login: sgid is the port's GID 0" sgid_is_gid0 $h
+	check "GID port: $1 logout" srp_logout $h
+}
+# gid_port_rm: the GID port goes (ib_srpt disables rxe0's port with it).
+gid_port_rm() {
+	lab_srpt_tpg_rm $gidtpg && rmdir $CFS/srpt/$gidport
+}
+
+lab_log_mark
+check "rxe0's target port by GID $gidport, $nluns LUNs" gid_port_up
+check "GID port: the only ACL is $mapped_id (IPv4-mapped GID form)" gid_port_acl $mapped_id
+check "GID port: that ACL refuses the IPv4 login" srp_add_target_fails 0 \
+	"id_ext=$g,ioc_guid=$g,initiator_ext=$ext,dest=$IP0:$SRP_PORT"
+check "nothing left after the refused login" test -z "$(lab_srp_hosts)"
+check "GID port: the only ACL is $intree_id (in-tree form)" gid_port_acl $intree_id
+gid_login IPv4 "$IP0:$SRP_PORT"
+gid_login "global IPv6" "[$IP6_0]:$SRP_PORT"
+gid_login "IPv6 link-local" "[$ll%$idx]:$SRP_PORT"
+check "GID port removed" gid_port_rm
+check "rxe0's GUID target port back" lab_srpt_up $nluns
+srp_acl_v6 0
 check "ib_srp unloads" lab_unload ib_srp
