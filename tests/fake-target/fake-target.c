@@ -3,7 +3,7 @@
  * srp-fake-target: an SRP target over RDMA/CM that misbehaves on purpose.
  *
  *   srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] [-x]
- *                   [-I LEN] [-J N[,M...]] MODE
+ *                   [-I LEN] [-J N[,M...]] [-T] [-L MS] [-P MS [-X]] MODE
  *
  * It listens with rdma_cm on ADDR:PORT (default 0.0.0.0:5556). A login
  * request arrives as the private data of the CM REQ in the 56-byte RDMA/CM
@@ -15,6 +15,13 @@
  * commands (default 1; -1 for all) whose CDB opcode is OPCODE (default
  * 0xc0, vendor specific, which the kernel never sends on its own; "any"
  * for every command).
+ *
+ * The stale-rkey probe (-P) checks what the initiator promises once a
+ * command has completed: that its rkeys no longer reach memory. MS ms after
+ * the lied-about command's response (or the lie itself, when none is sent)
+ * it RDMA WRITEs (data-in) or RDMA READs (data-out) the command's first
+ * data descriptor, over the command's own connection or, with -X, over
+ * another one of the same initiator, and logs the outcome ("PROBE ...").
  *
  * Every event is printed on stdout, one line each ("LOGIN_REQ ...",
  * "LIE ...", "AER_RSP tag=...", ...), for the lab scenario to check.
@@ -49,6 +56,8 @@
 #define SQ_DEPTH	4096		/* one command may RDMA WRITE this often */
 #define MAX_TABLE	2048		/* external table entries we fetch */
 #define TABLE_BYTES	(MAX_TABLE * DESC_LEN)
+#define PROBE_BYTES	64		/* at most this much per probe */
+#define MAX_ACTIONS	16
 
 enum mode {
 	/* login phase */
@@ -112,6 +121,25 @@ static const struct {
 	{ "disconnect",	    M_DISCONNECT, 0, "disconnect instead of the SRP_RSP" },
 };
 
+/* What a stale-rkey probe does to a command's first data descriptor. */
+enum { PROBE_NONE, PROBE_WRITE, PROBE_READ };
+
+/*
+ * A lied-about command, kept for a late answer (-L) or a stale-rkey probe
+ * (-P): its connection and tag, its correct SRP_RSP, and its first data
+ * descriptor with the operation a probe of it uses.
+ */
+struct cmd_ref {
+	int		conn;
+	uint64_t	tag;
+	uint8_t		rsp[RSP_LEN + SENSE_LEN];
+	uint32_t	rsp_len;
+	int		op;
+	uint64_t	va;
+	uint32_t	rkey;
+	uint32_t	len;
+};
+
 struct conn {
 	int			n;		/* for the log */
 	struct rdma_cm_id	*id;
@@ -128,7 +156,22 @@ struct conn {
 	unsigned int		send_next;
 	uint32_t		max_it_iu_len;	/* announced in LOGIN_RSP */
 	uint16_t		buf_fmt;	/* announced in LOGIN_RSP */
+	int			established;
 	int			disconnecting;
+	int			probe_pending;	/* a probe WR not completed */
+	struct cmd_ref		probe;		/* ... of this command */
+};
+
+/*
+ * Timed work: a withheld response waiting for an ABORT TASK naming its
+ * command (ACT_WAIT_ABORT), a late response (ACT_LATE_RSP), a probe.
+ */
+enum { ACT_FREE, ACT_WAIT_ABORT, ACT_LATE_RSP, ACT_PROBE };
+
+struct action {
+	int		kind;
+	long long	due;		/* now_ms() */
+	struct cmd_ref	cmd;
 };
 
 static enum mode mode;
@@ -142,6 +185,11 @@ static char reject_logins[64];	/* -J: ",N,M," logins to reject */
 static int logins;
 static int conn_seq;
 static struct conn *conns[MAX_CONNS];
+static int tmf_silent;		/* -T: leave task management unanswered */
+static int late_ms = -1;	/* -L: answer a withheld response late */
+static int probe_ms = -1;	/* -P: stale-rkey probe delay */
+static int probe_cross;		/* -X: probe over another connection */
+static struct action actions[MAX_ACTIONS];
 
 static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
 {
@@ -176,11 +224,42 @@ static uint8_t *table_buf(struct conn *c)
 	return data_buf(c, NSEND);
 }
 
+/* What a probe writes from or reads into. */
+static uint8_t *probe_buf(struct conn *c)
+{
+	return table_buf(c) + TABLE_BYTES;
+}
+
 #define MEM_SIZE ((size_t)NRECV * RECV_SIZE + (size_t)NSEND * SEND_SIZE + \
-		  (size_t)NSEND * SMALL_DATA_MAX + TABLE_BYTES)
+		  (size_t)NSEND * SMALL_DATA_MAX + TABLE_BYTES + PROBE_BYTES)
 
 /* wr_id: kind in the high half, buffer index in the low half. */
-enum { WR_RECV = 1, WR_SEND, WR_WRITE, WR_READ };
+enum { WR_RECV = 1, WR_SEND, WR_WRITE, WR_READ, WR_PROBE };
+
+static const char *const probe_ops[] = { "none", "WRITE", "READ" };
+
+static void probe_say(const struct cmd_ref *r, int via, const char *data,
+		      const char *status)
+{
+	say("PROBE conn=%d via=%d tag=%#llx op=%s rkey=%#x va=%#llx len=%u%s status=%s",
+	    r->conn, via, (unsigned long long)r->tag, probe_ops[r->op],
+	    r->rkey, (unsigned long long)r->va, r->len, data, status);
+}
+
+/* A probe's work request completed with STATUS. */
+static void probe_done(struct conn *c, enum ibv_wc_status status)
+{
+	char data[2 * 16 + 8] = "";
+	unsigned int i;
+
+	c->probe_pending = 0;
+	if (status == IBV_WC_SUCCESS && c->probe.op == PROBE_READ) {
+		strcpy(data, " data=");
+		for (i = 0; i < 16 && i < c->probe.len; i++)
+			sprintf(data + 6 + 2 * i, "%02x", probe_buf(c)[i]);
+	}
+	probe_say(&c->probe, c->n, data, ibv_wc_status_str(status));
+}
 
 /*
  * Every send-queue work request is signaled and completes on @c->scq, which
@@ -197,6 +276,10 @@ static int poll_sends(struct conn *c, uint64_t wait_id)
 	while ((n = ibv_poll_cq(c->scq, 16, wc)) > 0) {
 		for (i = 0; i < n; i++) {
 			c->sq_inflight--;
+			if (wc[i].wr_id >> 32 == WR_PROBE) {
+				probe_done(c, wc[i].status);
+				continue;
+			}
 			if (wc[i].wr_id == wait_id)
 				ret = wc[i].status;
 			if (wc[i].status != IBV_WC_SUCCESS &&
@@ -369,6 +452,10 @@ static void conn_free(struct conn *c)
 	for (i = 0; i < MAX_CONNS; i++)
 		if (conns[i] == c)
 			conns[i] = NULL;
+	if (c->probe_pending)
+		poll_sends(c, 0);
+	if (c->probe_pending)
+		probe_say(&c->probe, c->n, "", "no completion before the connection closed");
 	if (c->own_qp && c->qp)
 		ibv_destroy_qp(c->qp);
 	else if (c->id->qp)
@@ -740,7 +827,7 @@ static int indirect_in(struct conn *c, const uint8_t *iu, uint32_t len,
  * its descriptors asked for in *want, or -1 if they cannot be used.
  */
 static int data_in(struct conn *c, const uint8_t *iu, uint32_t len,
-		   const struct scsi_result *r, uint32_t lkey, uint32_t *want)
+		   struct scsi_result *r, uint32_t lkey, uint32_t *want)
 {
 	uint8_t fmt_out = iu[CMD_BUF_FMT] >> 4, fmt_in = iu[CMD_BUF_FMT] & 0xf;
 	uint32_t off = CMD_LEN + (iu[CMD_ADD_CDB] & 0xfc), n, i, done = 0;
@@ -753,8 +840,11 @@ static int data_in(struct conn *c, const uint8_t *iu, uint32_t len,
 		off += IDESC_HDR_LEN + DESC_LEN * iu[CMD_DOUT_CNT];
 	else if (fmt_out == DESC_IMM)
 		off += 4;
-	if (fmt_in == DESC_NONE)
+	if (fmt_in == DESC_NONE) {
+		if (r->fit)
+			r->data_len = 0;
 		return 0;
+	}
 	if (fmt_in == DESC_DIRECT) {
 		n = 1;
 		d = iu + off;
@@ -767,6 +857,8 @@ static int data_in(struct conn *c, const uint8_t *iu, uint32_t len,
 	} else {
 		return -1;
 	}
+	if (r->fit && r->data_len > *want)
+		r->data_len = *want;
 	for (i = 0; i < n && done < r->data_len; i++, d += DESC_LEN) {
 		uint32_t l = get_be32(d + 12);
 
@@ -881,6 +973,250 @@ static int lie(struct conn *c, uint8_t *good, uint32_t len)
 	}
 }
 
+/* ---- late answers and stale-rkey probes ---- */
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void act_add(int kind, long long due, const struct cmd_ref *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_ACTIONS; i++) {
+		if (actions[i].kind == ACT_FREE) {
+			actions[i].kind = kind;
+			actions[i].due = due;
+			actions[i].cmd = *r;
+			return;
+		}
+	}
+	say("ERROR conn=%d tag=%#llx: too many pending late answers and probes",
+	    r->conn, (unsigned long long)r->tag);
+}
+
+/*
+ * The first data descriptor of an SRP_CMD, the one a probe uses: data-out
+ * before data-in; of an indirect descriptor the first entry in the IU, or
+ * the table itself when the IU carries none.
+ */
+static void cmd_first_desc(const uint8_t *iu, uint32_t len, struct cmd_ref *r)
+{
+	uint8_t fmt_out = iu[CMD_BUF_FMT] >> 4, fmt_in = iu[CMD_BUF_FMT] & 0xf;
+	uint32_t off = CMD_LEN + (iu[CMD_ADD_CDB] & 0xfc);
+	uint8_t fmt = fmt_in, cnt = iu[CMD_DIN_CNT];
+
+	r->op = PROBE_WRITE;
+	if (fmt_out == DESC_DIRECT || fmt_out == DESC_INDIRECT) {
+		r->op = PROBE_READ;
+		fmt = fmt_out;
+		cnt = iu[CMD_DOUT_CNT];
+	} else if (fmt_out == DESC_IMM) {
+		off += 4;
+	}
+	if (fmt == DESC_INDIRECT && cnt)
+		off += IDESC_HDR_LEN;
+	if ((fmt != DESC_DIRECT && fmt != DESC_INDIRECT) ||
+	    off + DESC_LEN > len) {
+		r->op = PROBE_NONE;
+		return;
+	}
+	r->va = get_be64(iu + off);
+	r->rkey = get_be32(iu + off + 8);
+	r->len = get_be32(iu + off + 12);
+	if (!r->len)
+		r->op = PROBE_NONE;
+}
+
+static struct conn *conn_by_n(int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_CONNS; i++)
+		if (conns[i] && conns[i]->n == n)
+			return conns[i];
+	return NULL;
+}
+
+/*
+ * The connection a probe of a command of connection N goes over: N itself
+ * while it is up, or with -X the first other connection that is up.
+ */
+static struct conn *probe_conn(int n)
+{
+	unsigned int i;
+	struct conn *c;
+
+	for (i = 0; i < MAX_CONNS; i++) {
+		c = conns[i];
+		if (!c || !c->established || c->disconnecting)
+			continue;
+		if (probe_cross ? c->n != n : c->n == n)
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * RDMA WRITE a pattern to (data-in) or RDMA READ from (data-out) the first
+ * PROBE_BYTES of the command's first data descriptor. The outcome is
+ * logged when the work request completes (probe_done()), or now when it
+ * cannot be posted.
+ */
+static void probe(const struct cmd_ref *r)
+{
+	static const char pattern[] = "STALE-RKEY-PROBE";
+	struct conn *c = probe_conn(r->conn);
+	struct ibv_sge sge = {
+		.length = r->len < PROBE_BYTES ? r->len : PROBE_BYTES,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id(WR_PROBE, 0),
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = r->op == PROBE_READ ? IBV_WR_RDMA_READ :
+						IBV_WR_RDMA_WRITE,
+		.send_flags = IBV_SEND_SIGNALED,
+		.wr.rdma = { .remote_addr = r->va, .rkey = r->rkey },
+	};
+	char status[80];
+	unsigned int i;
+	int ret;
+
+	if (r->op == PROBE_NONE) {
+		probe_say(r, 0, "", "no data descriptor");
+		return;
+	}
+	if (!c) {
+		probe_say(r, 0, "", probe_cross ? "no other connection" :
+						  "connection gone");
+		return;
+	}
+	if (c->probe_pending) {
+		probe_say(r, c->n, "", "another probe still pending");
+		return;
+	}
+	for (i = 0; i < PROBE_BYTES; i++)
+		probe_buf(c)[i] = r->op == PROBE_READ ? 0 :
+				  pattern[i % (sizeof(pattern) - 1)];
+	sge.addr = (uintptr_t)probe_buf(c);
+	sge.lkey = c->mr->lkey;
+	ret = post_sq(c, &wr);
+	if (ret) {
+		snprintf(status, sizeof(status), "post failed: %s",
+			 strerror(ret));
+		probe_say(r, c->n, "", status);
+		return;
+	}
+	c->probe = *r;
+	c->probe_pending = 1;
+}
+
+/* The withheld SRP_RSP of a lied-about command, late (-L). */
+static void late_rsp(const struct cmd_ref *r)
+{
+	struct conn *c = conn_by_n(r->conn);
+
+	if (!c || !c->established || c->disconnecting) {
+		say("LATE_RSP conn=%d tag=%#llx not sent: connection gone",
+		    r->conn, (unsigned long long)r->tag);
+	} else {
+		say("LATE_RSP conn=%d tag=%#llx", r->conn,
+		    (unsigned long long)r->tag);
+		send_iu(c, r->rsp, r->rsp_len);
+	}
+	if (probe_ms >= 0)
+		act_add(ACT_PROBE, now_ms() + probe_ms, r);
+}
+
+/* Run the late answers and probes that are due. */
+static void run_actions(void)
+{
+	long long now = now_ms();
+	struct cmd_ref r;
+	unsigned int i;
+	int kind;
+
+	for (i = 0; i < MAX_ACTIONS; i++) {
+		kind = actions[i].kind;
+		if ((kind != ACT_LATE_RSP && kind != ACT_PROBE) ||
+		    actions[i].due > now)
+			continue;
+		r = actions[i].cmd;
+		actions[i].kind = ACT_FREE;
+		if (kind == ACT_LATE_RSP)
+			late_rsp(&r);
+		else
+			probe(&r);
+	}
+	for (i = 0; i < MAX_CONNS; i++)
+		if (conns[i] && conns[i]->probe_pending)
+			poll_sends(conns[i], 0);
+}
+
+/* Milliseconds until the next timed action, at most LIMIT. */
+static int actions_wait(int limit)
+{
+	long long now = now_ms(), d;
+	unsigned int i;
+
+	for (i = 0; i < MAX_ACTIONS; i++) {
+		if (actions[i].kind == ACT_PROBE ||
+		    actions[i].kind == ACT_LATE_RSP) {
+			d = actions[i].due - now;
+			if (d < limit)
+				limit = d < 0 ? 0 : (int)d;
+		}
+	}
+	for (i = 0; i < MAX_CONNS; i++)
+		if (conns[i] && conns[i]->probe_pending && limit > 50)
+			limit = 50;
+	return limit;
+}
+
+/*
+ * After the lie about the command in IU (correct response GOOD): with -L,
+ * the withheld response of drop (after the ABORT TASK naming the command)
+ * or t-logout (after the lie) is sent late; with -P, the probe follows the
+ * command's response, or the lie when there is none.
+ */
+static void lie_followup(struct conn *c, const uint8_t *iu, uint32_t len,
+			 const uint8_t *good, uint32_t good_len)
+{
+	struct cmd_ref r = {
+		.conn = c->n,
+		.tag = get_be64(iu + CMD_TAG),
+		.rsp_len = good_len,
+	};
+
+	memcpy(r.rsp, good, good_len);
+	cmd_first_desc(iu, len, &r);
+	if (late_ms >= 0 && mode == M_DROP)
+		act_add(ACT_WAIT_ABORT, 0, &r);
+	else if (late_ms >= 0 && mode == M_T_LOGOUT)
+		act_add(ACT_LATE_RSP, now_ms() + late_ms, &r);
+	else if (probe_ms >= 0)
+		act_add(ACT_PROBE, now_ms() + probe_ms, &r);
+}
+
+/* An ABORT TASK for TAG on C: a withheld response waiting for it is due. */
+static void abort_seen(struct conn *c, uint64_t tag)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_ACTIONS; i++) {
+		if (actions[i].kind == ACT_WAIT_ABORT &&
+		    actions[i].cmd.conn == c->n && actions[i].cmd.tag == tag) {
+			actions[i].kind = ACT_LATE_RSP;
+			actions[i].due = now_ms() + late_ms;
+		}
+	}
+}
+
 /* Is descriptor format FMT one the LOGIN_RSP said the target supports? */
 static int fmt_allowed(const struct conn *c, uint8_t fmt)
 {
@@ -936,8 +1272,10 @@ static void on_cmd(struct conn *c, const uint8_t *iu, uint32_t len)
 			lies_left--;
 		say("LIE %s conn=%d tag=%#llx cdb0=%#x", mode_name, c->n,
 		    (unsigned long long)get_be64(iu + CMD_TAG), iu[CMD_CDB]);
-		if (!lie(c, out, rsp_len(out)))
-			return;
+		if (lie(c, out, rsp_len(out)))
+			post_send(c, slot, rsp_len(out));
+		lie_followup(c, iu, len, out, rsp_len(out));
+		return;
 	}
 	post_send(c, slot, rsp_len(out));
 }
@@ -949,8 +1287,13 @@ static void on_tsk_mgmt(struct conn *c, const uint8_t *iu, uint32_t len)
 
 	if (len < TMF_LEN)
 		return;
-	say("TSK_MGMT conn=%d func=%#x task_tag=%#llx", c->n, iu[TMF_FUNC],
-	    (unsigned long long)get_be64(iu + TMF_TASK_TAG));
+	say("TSK_MGMT conn=%d func=%#x task_tag=%#llx%s", c->n, iu[TMF_FUNC],
+	    (unsigned long long)get_be64(iu + TMF_TASK_TAG),
+	    tmf_silent ? " unanswered" : "");
+	if (iu[TMF_FUNC] == 0x01)		/* ABORT TASK */
+		abort_seen(c, get_be64(iu + TMF_TASK_TAG));
+	if (tmf_silent)
+		return;
 	build_rsp(out, iu + TMF_TAG, 1, NULL, RSP_F_RSPVALID, 0);
 	put_be32(out + RSP_RESP_LEN, 4);
 	memset(out + RSP_LEN, 0, 4);		/* TMF complete */
@@ -1054,6 +1397,9 @@ static void on_cm_event(struct rdma_event_channel *ch)
 	if (!c)
 		return;
 	switch (copy.event) {
+	case RDMA_CM_EVENT_ESTABLISHED:
+		c->established = 1;
+		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
 		if (!c->disconnecting)
 			rdma_disconnect(c->id);
@@ -1075,7 +1421,8 @@ static void usage(void)
 	unsigned int i;
 
 	fprintf(stderr,
-		"usage: srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] [-x] [-I LEN] [-J N[,M]] MODE\n"
+		"usage: srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] [-x] [-I LEN] [-J N[,M]]\n"
+		"                       [-T] [-L MS] [-P MS [-X]] MODE\n"
 		"  -a ADDR    listen address (default 0.0.0.0)\n"
 		"  -p PORT    RDMA/CM port (default 5556)\n"
 		"  -o OPCODE  CDB opcode whose answer lies (default 0xc0; any: every one)\n"
@@ -1085,6 +1432,14 @@ static void usage(void)
 		"  -I LEN     announce at most LEN as max_it_iu_len (default %u)\n"
 		"  -J N[,M]   reject the logins numbered N, M, ... (insufficient\n"
 		"             resources), counting every LOGIN_REQ from 1\n"
+		"  -T         leave task management functions unanswered\n"
+		"  -L MS      answer late: send the withheld SRP_RSP of t-logout\n"
+		"             MS ms after the lie, of drop MS ms after the ABORT\n"
+		"             TASK naming the command\n"
+		"  -P MS      stale-rkey probe: MS ms after the lied-about command's\n"
+		"             response (or the lie, if none), RDMA WRITE (data-in)\n"
+		"             or READ (data-out) its first data descriptor\n"
+		"  -X         probe over another connection than the command's\n"
 		"modes:\n", RECV_SIZE);
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		fprintf(stderr, "  %-15s %s\n", modes[i].name, modes[i].help);
@@ -1110,10 +1465,26 @@ int main(int argc, char **argv)
 	int opt, n, found = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
 
-	while ((opt = getopt(argc, argv, "a:p:o:n:xI:J:h")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:o:n:xI:J:TL:P:Xh")) != -1) {
 		switch (opt) {
 		case 'x':
 			serve_ext = 1;
+			break;
+		case 'T':
+			tmf_silent = 1;
+			break;
+		case 'L':
+			late_ms = strtol(optarg, NULL, 0);
+			if (late_ms < 0)
+				usage();
+			break;
+		case 'P':
+			probe_ms = strtol(optarg, NULL, 0);
+			if (probe_ms < 0)
+				usage();
+			break;
+		case 'X':
+			probe_cross = 1;
 			break;
 		case 'I':
 			it_iu_cap = strtoul(optarg, NULL, 0);
@@ -1192,13 +1563,14 @@ int main(int argc, char **argv)
 			pfd[n].events = POLLIN;
 			polled[n++] = conns[i];
 		}
-		if (poll(pfd, n, 500) <= 0)
-			continue;
-		for (i = 1; i < (unsigned int)n; i++)
-			if (pfd[i].revents & POLLIN)
-				poll_cq(polled[i]);
-		if (pfd[0].revents & POLLIN)
-			on_cm_event(ech);
+		if (poll(pfd, n, actions_wait(500)) > 0) {
+			for (i = 1; i < (unsigned int)n; i++)
+				if (pfd[i].revents & POLLIN)
+					poll_cq(polled[i]);
+			if (pfd[0].revents & POLLIN)
+				on_cm_event(ech);
+		}
+		run_actions();
 	}
 	say("EXIT");
 	for (i = 0; i < MAX_CONNS; i++) {

@@ -8,7 +8,8 @@
  * REPORT LUNS, READ CAPACITY 10/16, MODE SENSE 6/10 with the write-protect
  * bit set, TEST UNIT READY, SYNCHRONIZE CACHE) and reads. Writes and
  * anything else end in CHECK CONDITION. Vendor-specific opcodes (0xc0 and
- * up) succeed without data: the lab sends them with sg_raw to trigger a lie.
+ * up), which the lab sends with sg_raw to trigger a lie, succeed: without
+ * data, with data-out (not fetched), or with data-in from the LUN's start.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -120,6 +121,17 @@ void scsi_exec(const uint8_t *lun, const uint8_t *cdb, int data_out,
 		scsi_sense(r, KEY_ILLEGAL_REQUEST, 0x25, 0);
 		return;
 	}
+	if (cdb[0] >= 0xc0) {
+		/*
+		 * Vendor specific (the lab's trigger): succeeds; data-out is
+		 * not fetched, data-in is the LUN's start, as much as the
+		 * descriptors ask for (@fit).
+		 */
+		r->data = lun_data;
+		r->data_len = data_out ? 0 : LUN_BYTES;
+		r->fit = 1;
+		return;
+	}
 	if (data_out) {
 		scsi_sense(r, KEY_DATA_PROTECT, 0x27, 0);	/* protected */
 		return;
@@ -168,8 +180,6 @@ void scsi_exec(const uint8_t *lun, const uint8_t *cdb, int data_out,
 		read_blocks(get_be64(cdb + 2), get_be32(cdb + 10), r);
 		return;
 	default:
-		if (cdb[0] >= 0xc0)		/* vendor specific: trigger */
-			return;
 		break;
 	}
 	scsi_sense(r, KEY_ILLEGAL_REQUEST, 0x20, 0);	/* invalid opcode */

@@ -21,7 +21,8 @@
  * @status:   SCSI status
  * @sense:    fixed-format sense data when @status is CHECK CONDITION
  * @data:     data-in bytes (points into the LUN or into @small)
- * @data_len: how many
+ * @data_len: how many (with @fit: at most)
+ * @fit:      return only as many bytes of @data as the command asks for
  * @small:    room for short replies (INQUIRY, READ CAPACITY, ...)
  */
 struct scsi_result {
@@ -29,6 +30,7 @@ struct scsi_result {
 	uint8_t		sense[SENSE_LEN];
 	const uint8_t	*data;
 	uint32_t	data_len;
+	int		fit;
 	uint8_t		small[SMALL_DATA_MAX];
 };
 

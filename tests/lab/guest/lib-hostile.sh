@@ -131,6 +131,42 @@ hostile_trigger() {
 	timeout 120 sg_raw -R -t "${1:-8}" /dev/$HOSTILE_DEV c0 00 00 00 00 00 >/tmp/sg_raw.out 2>&1
 }
 
+# hostile_trigger_in [SECS]: the trigger with a 4 KiB data-in buffer
+# (the fake target returns the LUN's start), from CPU 0, so that with
+# ch_count=2 every trigger goes out on the same channel.
+hostile_trigger_in() {
+	timeout 120 taskset -c 0 sg_raw -R -r 4096 -t "${1:-8}" /dev/$HOSTILE_DEV \
+		c0 00 00 00 00 00 >/tmp/sg_raw.out 2>&1
+}
+
+# hostile_trigger_out [SECS]: the trigger with 4 KiB of data-out, from
+# CPU 0, through the LUN's sg node (sd does not open a write-protected
+# disk for writing).
+hostile_trigger_out() {
+	local sg
+	sg=$(ls /sys/block/$HOSTILE_DEV/device/scsi_generic/ 2>/dev/null | head -1)
+	[ -n "$sg" ] || { echo "no sg node for $HOSTILE_DEV"; return 1; }
+	head -c 4096 /dev/zero | tr '\0' W > /tmp/sg_raw.in
+	timeout 120 taskset -c 0 sg_raw -s 4096 -i /tmp/sg_raw.in -t "${1:-8}" \
+		/dev/$sg c0 00 00 00 00 00 >/tmp/sg_raw.out 2>&1
+}
+
+# hostile_probe_failed [SECS]: the fake target's stale-rkey probe (-P)
+# ran within SECS (default 30) and its work request failed; a probe that
+# succeeded, or that could not run (no descriptor, no connection), fails.
+hostile_probe_failed() {
+	local line
+	hostile_fake_saw '^PROBE ' "${1:-30}" || return 1
+	line=$(grep -m1 '^PROBE ' $FAKE_LOG)
+	echo "$line"
+	case "$line" in
+	*" status=success" | *" status=no data descriptor" | \
+	*" status=connection gone" | *" status=no other connection" | \
+	*" status=another probe still pending")
+		return 1 ;;
+	esac
+}
+
 # hostile_usable: the host answers TEST UNIT READY and one 4 KiB O_DIRECT
 # read of the LUN's start carries the fake target's pattern.
 hostile_usable() {

@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# Once a command has completed, the target cannot reach its memory (issue
+# 16, finding 1; docs/srp.md "When the target's access ends"). The fake
+# target (tests/fake-target/) lies about a 4 KiB data-in (or data-out)
+# vendor command, lets the command complete, then probes: it RDMA WRITEs
+# (READs) the command's rkey/VA from the SRP_CMD, over the command's own
+# connection or over the other channel of the same initiator (-X,
+# ch_count=2: per-channel PDs must confine an rkey to its own QP). Pass:
+# the probe's work request fails (remote access error, or the QP is in the
+# error state). Lies: a negative credit delta in the very response, an
+# SRP_T_LOGOUT followed by the response, an ABORT TASK left unanswered
+# followed by the response, and, for the cross-channel PD check, a
+# command still outstanding and a disconnect.
+# Needs srp-fake-target (tests/fake-target/) in /lab/tools/.
+#
+# lab-drivers: ours
+# lab-timeout: 900
+. /lab/lib-hostile.sh
+
+lab_net_up
+check "ib_srp loads" lab_srp_load
+check "srp-fake-target is in the payload" hostile_have_fake || return 0
+modprobe sg 2>/dev/null
+
+# probe_after NAME: the probe failed; its line (and a late answer's) go to
+# the log either way; the host recovers and logs out cleanly.
+probe_after() {
+	check "$1: the stale-rkey probe fails" hostile_probe_failed 60
+	lab_note "$1: $(grep -E '^(PROBE|LATE_RSP) ' $FAKE_LOG | tr '\n' ' ')"
+	check "$1: rport running" lab_wait 90 hostile_rport_running
+	check "$1: LUN still usable" hostile_usable
+	check "$1: logout" hostile_logout
+	check "$1: no SCSI host or rport left" hostile_no_hosts
+}
+
+# probe_case NAME TRIGGER MODE [FAKE OPTIONS...]: the lie in the answer to
+# TRIGGER (hostile_trigger_in or _out), which must complete first.
+probe_case() {
+	local name=$1 trigger=$2 mode=$3 rc
+	shift 2
+	if ! hostile_login "$@"; then
+		fail "$name: login"
+		hostile_logout
+		return
+	fi
+	$trigger
+	rc=$?
+	check "$name: the lied-about command completes (sg_raw rc=$rc)" test $rc -eq 0
+	check "$name: fake target told the lie" hostile_fake_saw "^LIE $mode "
+	probe_after "$name"
+}
+
+# A negative credit delta: the same SRP_RSP completes the command and
+# takes the channel down (it reconnects after reconnect_delay).
+probe_case "credit-neg, data-out" hostile_trigger_out credit-neg -P 300
+
+# tmf_case NAME [FAKE OPTIONS...]: ABORT TASK left unanswered, then the
+# aborted command's SRP_RSP. The driver gives up on the TMF after 5 s and
+# takes the channel down; the response 6 s after the abort completes the
+# command there. A second dropped command, still outstanding, keeps the
+# SCSI error handler (and its host reset) waiting; reconnect_delay 20 s
+# keeps the QP up until well after the probe.
+tmf_case() {
+	local name=$1 hold rc
+	shift
+	if ! hostile_login drop -n 2 -T -L 6000 -P 300 "$@"; then
+		fail "$name: login"
+		hostile_logout
+		return
+	fi
+	echo 20 > /sys/class/srp_remote_ports/port-$HOSTILE_HOST:1/reconnect_delay
+	taskset -c 0 sg_raw -R -t 60 /dev/$HOSTILE_DEV c0 00 00 00 00 00 >/dev/null 2>&1 &
+	hold=$!
+	check "$name: the held command reaches the target" hostile_fake_saw "^LIE drop "
+	hostile_trigger_in 8
+	rc=$?
+	check "$name: the aborted command fails (sg_raw rc=$rc)" test $rc -ne 0
+	check "$name: the ABORT TASK reached the target" \
+		hostile_fake_saw "^TSK_MGMT .*func=0x1 .*unanswered"
+	check "$name: the late response went out" hostile_fake_saw "^LATE_RSP conn=[0-9]+ tag=[^ ]*$" 30
+	check "$name: kernel log: no TMF response" lab_log_has "task management function 0x1 .*no response"
+	probe_after "$name"
+	wait $hold
+}
+tmf_case "unanswered ABORT TASK + response"
+
+# Two channels: the probe goes over the channel the command did not use.
+HOSTILE_EXTRA=ch_count=2
+# The command is still outstanding (its rkey legitimately valid on its
+# own QP): no other QP of the initiator may use it.
+if hostile_login drop -P 1000 -X; then
+	hostile_trigger_in 20 &
+	trig=$!
+	check "other channel, outstanding command: the stale-rkey probe fails" hostile_probe_failed 60
+	lab_note "other channel, outstanding command: $(grep '^PROBE ' $FAKE_LOG)"
+	wait $trig
+	check "other channel, outstanding command: rport running" lab_wait 90 hostile_rport_running
+	check "other channel, outstanding command: LUN still usable" hostile_usable
+else
+	fail "other channel, outstanding command: login"
+fi
+check "other channel, outstanding command: logout" hostile_logout
+tmf_case "unanswered ABORT TASK + response, other channel" -X
+HOSTILE_EXTRA=
+
+# On a driver that lets the target in, the probes below write into pages
+# the host has freed: they come last.
+probe_case "credit-neg, data-in" hostile_trigger_in credit-neg -P 300
+# SRP_T_LOGOUT, then the command's SRP_RSP 100 ms later.
+probe_case "t-logout + response" hostile_trigger_in t-logout -L 100 -P 300
+# The target disconnects the command's channel (its own QP is gone) and
+# probes over the other one. Not seen failing: the driver before d173f60
+# also tore the channel down (drain, then its MRs deregistered) before the
+# probe; a regression guard only.
+HOSTILE_EXTRA=ch_count=2
+if hostile_login disconnect -P 1000 -X; then
+	hostile_trigger_in 20
+	lab_note "disconnect, other channel: sg_raw rc=$?"
+	check "disconnect, other channel: fake target told the lie" hostile_fake_saw "^LIE disconnect "
+	probe_after "disconnect, other channel"
+else
+	fail "disconnect, other channel: login"
+	hostile_logout
+fi
+HOSTILE_EXTRA=
+
+check "no SRP hosts at the end" hostile_no_hosts
+check "ib_srp unloads" lab_unload ib_srp
