@@ -70,7 +70,7 @@ enum mode {
 	M_OK, M_DROP, M_SENSE_OVERFLOW, M_RESP_OVERFLOW, M_TAG_HIGH,
 	M_TAG_OTHER, M_DUP, M_CREDIT_NEG, M_CREDIT_HUGE, M_BAD_OPCODE,
 	M_TRUNCATED, M_OVERSIZE, M_T_LOGOUT, M_AER, M_AER_BAD, M_CRED_REQ,
-	M_DISCONNECT,
+	M_DISCONNECT, M_RESID_HUGE,
 };
 
 static const struct {
@@ -119,6 +119,7 @@ static const struct {
 	{ "aer-bad",	    M_AER_BAD, 0, "SRP_AER_REQ whose sense length runs past the IU, then the SRP_RSP" },
 	{ "cred-req",	    M_CRED_REQ, 0, "SRP_CRED_REQ (+1 credit), then the SRP_RSP" },
 	{ "disconnect",	    M_DISCONNECT, 0, "disconnect instead of the SRP_RSP" },
+	{ "resid-huge",	    M_RESID_HUGE, 0, "SRP_RSP with a data-in residual of 0x80000000, beyond any transfer" },
 };
 
 /* What a stale-rkey probe does to a command's first data descriptor. */
@@ -941,6 +942,11 @@ static int lie(struct conn *c, uint8_t *good, uint32_t len)
 		return 0;
 	case M_CREDIT_HUGE:
 		put_be32(iu + RSP_REQ_LIM, 0x7fffffff);
+		send_iu(c, iu, len);
+		return 0;
+	case M_RESID_HUGE:
+		iu[RSP_FLAGS] = (iu[RSP_FLAGS] & ~RSP_F_DIOVER) | RSP_F_DIUNDER;
+		put_be32(iu + RSP_DIN_RES, 0x80000000);
 		send_iu(c, iu, len);
 		return 0;
 	case M_BAD_OPCODE:

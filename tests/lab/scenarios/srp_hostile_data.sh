@@ -88,6 +88,24 @@ fi
 check "credit-huge: logout" hostile_logout
 check "credit-huge: no SCSI host or rport left" hostile_no_hosts
 
+# A residual beyond the transfer (a 4 KiB read said to have left 0x80000000
+# bytes unused): the command fails; the midlayer never sees a negative
+# count of good bytes.
+if hostile_login resid-huge; then
+	hostile_trigger_in
+	rc=$?
+	check "resid-huge: the lied-about command fails (sg_raw rc=$rc)" test $rc -ne 0
+	check "resid-huge: fake target told the lie" hostile_fake_saw "^LIE resid-huge"
+	check "resid-huge: kernel log says so" \
+		lab_log_has "SRP_RSP data-in residual 2147483648 for a 4096-byte transfer .*failing the command"
+	check "resid-huge: LUN still usable" hostile_usable
+	check "resid-huge: no reconnect" test "$(hostile_fake_count '^LOGIN_REQ')" -eq 1
+else
+	fail "resid-huge: login"
+fi
+check "resid-huge: logout" hostile_logout
+check "resid-huge: no SCSI host or rport left" hostile_no_hosts
+
 # An unknown IU before every response, under reads: the data stays right.
 if hostile_login bad-opcode -o any -n -1; then
 	pass "bad-opcode on every command: login and LUN scan"

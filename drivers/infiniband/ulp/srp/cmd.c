@@ -325,13 +325,35 @@ done:
 	return 0;
 }
 
-static void srp_set_resid(struct scsi_cmnd *scmnd,
-			  const struct srp_rsp_info *rsp)
+/*
+ * The residual of an SRP_RSP: the part of the command's buffer the transfer
+ * did not use. One larger than the buffer cannot be true, and the midlayer
+ * would take the buffer length minus it, negative, for a huge count of good
+ * bytes: such a response fails the command instead. Returns -EPROTO then.
+ */
+static int srp_set_resid(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+			 const struct srp_rsp_info *rsp)
 {
-	if (rsp->flags & (SRP_RSP_DIUNDER | SRP_RSP_DIOVER))
-		scsi_set_resid(scmnd, rsp->data_in_resid);
-	else if (rsp->flags & (SRP_RSP_DOUNDER | SRP_RSP_DOOVER))
-		scsi_set_resid(scmnd, rsp->data_out_resid);
+	const char *dir;
+	s64 resid;
+
+	if (rsp->flags & (SRP_RSP_DIUNDER | SRP_RSP_DIOVER)) {
+		resid = rsp->data_in_resid;
+		dir = "data-in";
+	} else if (rsp->flags & (SRP_RSP_DOUNDER | SRP_RSP_DOOVER)) {
+		resid = rsp->data_out_resid;
+		dir = "data-out";
+	} else {
+		return 0;
+	}
+	if (resid > scsi_bufflen(scmnd)) {
+		srp_printk_rl(KERN_ERR, ch->target->shost,
+			      "channel %u: SRP_RSP %s residual %lld for a %u-byte transfer (tag %#llx); failing the command\n",
+			      ch->idx, dir, resid, scsi_bufflen(scmnd), rsp->tag);
+		return -EPROTO;
+	}
+	scsi_set_resid(scmnd, resid);
+	return 0;
 }
 
 static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
@@ -368,7 +390,11 @@ static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
 	if (rsp.sense && rsp.sense_len)
 		memcpy(scmnd->sense_buffer, rsp.sense,
 		       min_t(u32, rsp.sense_len, SCSI_SENSE_BUFFERSIZE));
-	srp_set_resid(scmnd, &rsp);
+	if (srp_set_resid(ch, scmnd, &rsp)) {
+		rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
+		srp_complete_cmd(ch, scmnd, DID_ERROR << 16);
+		return;
+	}
 	if (scmnd->sc_data_direction == DMA_FROM_DEVICE)
 		rdi_stat_add(&ch->stats, RDI_STAT_READ_BYTES,
 			     scsi_bufflen(scmnd) - scsi_get_resid(scmnd));
