@@ -48,11 +48,15 @@ fi
 
 # Finding 3: a final Data-In PDU carrying the status, and no SCSI Response.
 # The rogue target first lets its receive queue run empty (a loop of TEST
-# UNIT READYs uses it up), so that every SEND the initiator posts after it
-# waits for receiver-not-ready retries, and so does anything posted behind
-# such a SEND - a LOCAL_INV too. Then it sends the Data-In. Once sg_raw
-# has returned, the probe RDMA WRITEs to the trigger's read buffer: it must
-# fail, whenever the command completed.
+# UNIT READYs uses it up), so that the SEND the initiator posts next waits
+# for receiver-not-ready retries, and so does the completion of anything
+# posted behind it - a signaled LOCAL_INV too. Then it sends the Data-In.
+# The command must not complete before its LOCAL_INV has, so not before
+# the target reposts its receives (UNSTALL). Once sg_raw has returned,
+# the probe RDMA WRITEs to the trigger's read buffer and must fail. (On
+# soft-RoCE a LOCAL_INV takes effect as soon as it is posted, so the probe
+# alone cannot tell a driver that invalidates after the completion from
+# one that waits; the UNSTALL check does.)
 if rogue_want datain-status; then
 	m=datain-status
 	rogue_start $m -s 5

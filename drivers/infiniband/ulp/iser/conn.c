@@ -260,6 +260,11 @@ void iser_conn_terminate(struct iser_conn *ic)
 	case ISER_CONN_DOWN:
 		return;
 	}
+	/*
+	 * The QP is in the error state (drained) or never reached RTR with
+	 * a command sent: no rkey of ours can be reached through it.
+	 */
+	set_bit(ISER_CONN_F_DRAINED, &ic->flags);
 	iser_set_state(ic, ISER_CONN_DOWN);
 }
 
@@ -384,9 +389,10 @@ void iser_wc_error(struct ib_wc *wc, const char *what)
 
 	trace_iser_wc_error(ic, wc);
 	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		pr_err_ratelimited("%s: %s failed: %s (vendor err 0x%x)\n",
-				   dev_name(&wc->qp->device->dev), what,
+		pr_err_ratelimited("%pISpc: %s failed: %s (%s, vendor err 0x%x)\n",
+				   &ic->cm_id->route.addr.dst_addr, what,
 				   ib_wc_status_msg(wc->status),
+				   dev_name(&wc->qp->device->dev),
 				   wc->vendor_err);
 	iser_conn_error(ic);
 }

@@ -8,9 +8,10 @@
  *      SEND that advertises its rkey.
  *
  * Invalidation is never left for later: the target invalidates the rkey
- * with Send with Invalidate when it offered to; otherwise the SCSI response
- * waits for our LOCAL_INV to complete before libiscsi sees it, so no rkey
- * is valid once its command has completed.
+ * with Send with Invalidate when it offered to; otherwise the PDU that
+ * completes the command (SCSI Response, or Data-In with status) waits for
+ * our LOCAL_INV to complete before libiscsi sees it, so no rkey is valid
+ * once its command has completed.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -130,11 +131,14 @@ err_unmap:
  * @ic: connection the command went out on
  * @it: task, completed or failed
  *
- * Normally the rkey is invalid by now (see iser_rx_done()). A task that
- * ends otherwise (abort, timeout) gets its LOCAL_INV here while the
- * connection is up; once the QP is drained, no access through the rkey is
- * possible any more. The MR goes back to the pool at once: a LOCAL_INV
- * precedes any later REG_MR of it on the same send queue.
+ * Normally the rkey is invalid by now: the PDU that completed the command
+ * waited for it (see iser_rx_invalidate()). A task that ends otherwise
+ * gets its LOCAL_INV here, on any connection whose QP has not been drained
+ * yet, failed or not: a connection with ISER_CONN_F_ERROR set may still be
+ * in RTS until iscsid's disconnect drains it. Only a drained QP, in the
+ * error state, proves the rkey unreachable. The MR goes back to the pool
+ * at once: a LOCAL_INV precedes any later REG_MR of it on the same send
+ * queue.
  *
  * Context: atomic, libiscsi task cleanup.
  */
@@ -152,10 +156,10 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 	if (it->reg.mr) {
 		/*
 		 * Not sent: nothing to invalidate. Invalidated: by the target,
-		 * or by the LOCAL_INV the response waited for.
+		 * or by the LOCAL_INV the completion waited for.
 		 */
 		if (it->cmd_sent && !it->invalidated &&
-		    !test_bit(ISER_CONN_F_ERROR, &ic->flags)) {
+		    !test_bit(ISER_CONN_F_DRAINED, &ic->flags)) {
 			struct ib_send_wr *wr;
 
 			wr = rdi_reg_inv_wr(&it->reg, &ic->err_cqe);

@@ -119,6 +119,7 @@ enum {
 	ISER_CONN_F_ERROR,	/* failure reported, or teardown started */
 	ISER_CONN_F_FFP,	/* full-feature receive ring posted */
 	ISER_CONN_F_RX_CAPPED,	/* a login declared iser_rx_data_max */
+	ISER_CONN_F_DRAINED,	/* QP in the error state and drained */
 };
 
 /**

@@ -5,10 +5,17 @@
  * PDUs use the single login buffer; full-feature PDUs the ring sized from
  * the negotiated MaxRecvDataSegmentLength.
  *
- * A SCSI response whose task still holds a valid rkey (the target did not
- * invalidate it with Send with Invalidate) is held back until our
- * LOCAL_INV of that rkey completes: the command completes to the midlayer
- * only once the target can no longer reach its buffer.
+ * A PDU that completes a command - a SCSI Response, or a final Data-In
+ * carrying the status - whose task still holds a valid rkey (the target did
+ * not invalidate it with Send with Invalidate) is held back until our
+ * LOCAL_INV of that rkey completes: the command completes to libiscsi only
+ * once the target can no longer reach its buffer.
+ *
+ * Send with Invalidate is accepted only when it was negotiated, on a PDU
+ * that completes a command, of that command's rkey. Anything else is a
+ * protocol error that fails the connection: the rkey the target
+ * invalidated may belong to another command, whose buffer the driver would
+ * otherwise still believe registered.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -23,6 +30,23 @@ static struct iscsi_hdr *iser_rx_bhs(struct iser_rx_desc *desc)
 	return desc->hdrs + sizeof(struct iser_wire_hdr);
 }
 
+/* What libiscsi's errors mean, for the log. */
+static const char *iser_rx_err_text(int err)
+{
+	switch (err) {
+	case ISCSI_ERR_BAD_OPCODE:
+		return "unknown opcode";
+	case ISCSI_ERR_BAD_ITT:
+		return "unknown task tag";
+	case ISCSI_ERR_PROTO:
+		return "protocol error";
+	case ISCSI_ERR_DATALEN:
+		return "bad data segment length";
+	default:
+		return "rejected";
+	}
+}
+
 /* Hand a received PDU to libiscsi and recycle its buffer. */
 static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
 			    struct iser_rx_desc *desc)
@@ -35,9 +59,10 @@ static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
 	ret = iscsi_complete_pdu(conn, iser_rx_bhs(desc),
 				 desc->data + pdu->ahs_len, pdu->data_len);
 	if (ret && ret != ISCSI_ERR_NO_SCSI_CMD) {
-		pr_err_ratelimited("%s: PDU 0x%x rejected by libiscsi: %d\n",
-				   dev_name(&ic->dev->ib_dev->dev), pdu->opcode,
-				   ret);
+		pr_err_ratelimited("%pISpc: PDU opcode 0x%02x (itt 0x%x, %u data bytes) from the target: %s (libiscsi error %d); failing the connection\n",
+				   &ic->cm_id->route.addr.dst_addr, pdu->opcode,
+				   be32_to_cpu((__force __be32)iser_rx_bhs(desc)->itt),
+				   pdu->data_len, iser_rx_err_text(ret), ret);
 		if (!test_and_set_bit(ISER_CONN_F_ERROR, &ic->flags))
 			iscsi_conn_failure(conn, ret);
 		return;
@@ -68,48 +93,125 @@ static void iser_rx_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	iser_rx_deliver(ic, conn, desc);
 }
 
-/*
- * Make sure the rkey of the task a SCSI response completes is invalid
- * before the response is delivered.
+/* The PDU completes a command: SCSI Response, or Data-In with status. */
+static bool iser_rx_completes(struct iser_rx_desc *desc)
+{
+	struct iscsi_hdr *bhs = iser_rx_bhs(desc);
+
+	return desc->pdu.opcode == ISCSI_OP_SCSI_CMD_RSP ||
+	       (desc->pdu.opcode == ISCSI_OP_SCSI_DATA_IN &&
+		(bhs->flags & ISCSI_FLAG_DATA_STATUS));
+}
+
+/* Why iser_rx_invalidate() fails a connection. */
+enum iser_rx_inv_err {
+	ISER_RX_INV_OK,
+	ISER_RX_INV_NOT_NEGOTIATED,	/* Send with Invalidate not agreed */
+	ISER_RX_INV_WRONG_RKEY,		/* not the rkey of the answered task */
+	ISER_RX_INV_POST_FAILED,	/* our LOCAL_INV could not be posted */
+};
+
+/**
+ * iser_rx_invalidate() - make a command's rkey invalid before its
+ *	completion is delivered
+ * @ic:   connection
+ * @conn: its libiscsi connection
+ * @desc: receive buffer of a PDU that completes a command, or of any PDU
+ *	  that came with Send with Invalidate
+ * @wc:   the receive completion
  *
+ * A remote invalidation is checked: negotiated, on a completing PDU, of
+ * the rkey of the task it completes. Otherwise, when the task's rkey is
+ * still valid, a LOCAL_INV is posted whose completion delivers the PDU
+ * (iser_rx_inv_done()).
+ *
+ * Context: softirq, receive completion.
  * Return: true when delivery must wait for a LOCAL_INV, or must not happen
- * because it could not be posted.
+ * at all (a bad remote invalidation, a failed post: the connection is
+ * failed).
  */
 static bool iser_rx_invalidate(struct iser_conn *ic, struct iscsi_conn *conn,
 			       struct iser_rx_desc *desc, struct ib_wc *wc)
 {
+	bool remote = wc->wc_flags & IB_WC_WITH_INVALIDATE;
 	struct iscsi_session *session = conn->session;
+	u32 itt = be32_to_cpu((__force __be32)iser_rx_bhs(desc)->itt);
+	u32 rkey = remote ? wc->ex.invalidate_rkey : 0;
 	struct iscsi_task *task;
 	struct ib_send_wr *wr;
 	struct iser_task *it;
-	bool wait = false, failed = false;
+	enum iser_rx_inv_err bad = ISER_RX_INV_OK;
+	u32 task_rkey = 0;
+	bool wait = false;
 
 	spin_lock(&session->back_lock);
 	task = iscsi_itt_to_task(conn, iser_rx_bhs(desc)->itt);
-	if (!task || !task->sc)
-		goto out_unlock;
-	it = task->dd_data;
-	if (!it->reg.mr || !it->cmd_sent || it->invalidated)
+	it = task && task->sc ? task->dd_data : NULL;
+	if (it && it->reg.mr)
+		task_rkey = it->reg.mr->rkey;
+	if (remote) {
+		if (!ic->remote_inv)
+			bad = ISER_RX_INV_NOT_NEGOTIATED;
+		else if (!iser_rx_completes(desc) || !it || !it->reg.mr ||
+			 !it->cmd_sent || rkey != task_rkey)
+			bad = ISER_RX_INV_WRONG_RKEY;
+	}
+	if (bad || !it || !it->reg.mr || !it->cmd_sent || it->invalidated)
 		goto out_unlock;
 	it->invalidated = true;
-	if ((wc->wc_flags & IB_WC_WITH_INVALIDATE) &&
-	    wc->ex.invalidate_rkey == it->reg.mr->rkey) {
+	if (remote) {
 		rdi_stat_add(&ic->stats, RDI_STAT_REMOTE_INVS, 1);
 		goto out_unlock;
 	}
 	wr = rdi_reg_inv_wr(&it->reg, &desc->inv_cqe);
 	if (ib_post_send(ic->qp, wr, NULL)) {
-		failed = true;
+		bad = ISER_RX_INV_POST_FAILED;
 		goto out_unlock;
 	}
 	rdi_stat_add(&ic->stats, RDI_STAT_INVS, 1);
 	wait = true;
 out_unlock:
 	spin_unlock(&session->back_lock);
+
 	/* outside back_lock: libiscsi takes frwd_lock before back_lock */
-	if (failed)
-		iser_conn_error(ic);
-	return wait || failed;
+	switch (bad) {
+	case ISER_RX_INV_OK:
+		return wait;
+	case ISER_RX_INV_NOT_NEGOTIATED:
+		pr_err_ratelimited("%pISpc: target used Send with Invalidate (rkey 0x%x, itt 0x%x), which was not negotiated; failing the connection\n",
+				   &ic->cm_id->route.addr.dst_addr, rkey, itt);
+		break;
+	case ISER_RX_INV_WRONG_RKEY:
+		pr_err_ratelimited("%pISpc: target invalidated rkey 0x%x, not rkey 0x%x of the command that PDU opcode 0x%02x (itt 0x%x) answers; failing the connection\n",
+				   &ic->cm_id->route.addr.dst_addr, rkey,
+				   task_rkey, desc->pdu.opcode, itt);
+		break;
+	case ISER_RX_INV_POST_FAILED:
+		pr_err_ratelimited("%pISpc: posting the invalidation of rkey 0x%x failed; failing the connection\n",
+				   &ic->cm_id->route.addr.dst_addr, task_rkey);
+		break;
+	}
+	iser_conn_error(ic);
+	return true;
+}
+
+/* One log line for a PDU iser_rx_parse() refused, naming the target. */
+static void iser_rx_malformed(struct iser_conn *ic, struct iser_rx_desc *desc,
+			      u32 byte_len)
+{
+	struct iser_rx_pdu *pdu = &desc->pdu;
+	const struct sockaddr *dst = (void *)&ic->cm_id->route.addr.dst_addr;
+
+	if (byte_len < ISER_HDRS_LEN)
+		pr_err_ratelimited("%pISpc: malformed PDU from the target: %u bytes, shorter than the headers; failing the connection\n",
+				   dst, byte_len);
+	else if ((pdu->iser_flags & ISER_OPCODE_MASK) != ISER_OPCODE_CTRL)
+		pr_err_ratelimited("%pISpc: malformed PDU from the target: iSER header flags 0x%02x; failing the connection\n",
+				   dst, pdu->iser_flags);
+	else
+		pr_err_ratelimited("%pISpc: malformed PDU from the target: opcode 0x%02x announces %u bytes of AHS and %u of data, %u received; failing the connection\n",
+				   dst, pdu->opcode, pdu->ahs_len, pdu->data_len,
+				   byte_len - (u32)ISER_HDRS_LEN);
 }
 
 /**
@@ -142,9 +244,7 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 						 desc->data_len),
 					   DMA_FROM_DEVICE);
 	if (iser_rx_parse(desc->hdrs, wc->byte_len, pdu)) {
-		pr_err_ratelimited("%s: malformed PDU (%u bytes, iSER flags 0x%x)\n",
-				   dev_name(&ibdev->dev), wc->byte_len,
-				   pdu->iser_flags);
+		iser_rx_malformed(ic, desc, wc->byte_len);
 		iser_conn_error(ic);
 		return;
 	}
@@ -157,7 +257,7 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 			  pdu->data_len, wc->wc_flags & IB_WC_WITH_INVALIDATE);
 
 	desc->inv_cqe.done = iser_rx_inv_done;
-	if (pdu->opcode == ISCSI_OP_SCSI_CMD_RSP &&
+	if ((iser_rx_completes(desc) || (wc->wc_flags & IB_WC_WITH_INVALIDATE)) &&
 	    iser_rx_invalidate(ic, conn, desc, wc))
 		return;
 	iser_rx_deliver(ic, conn, desc);

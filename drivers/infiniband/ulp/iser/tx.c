@@ -203,11 +203,18 @@ static int iser_send_dout(struct iser_conn *ic, struct iscsi_task *task,
 	return ib_post_send(ic->qp, &d->wr, NULL);
 }
 
+/*
+ * Send the unsolicited Data-Out PDUs not sent yet. A post that fails (send
+ * queue full) returns to libiscsi, which calls again later: the PDUs
+ * posted so far may still be in flight, so the next one goes out from the
+ * descriptor after them, never from the first again. r2t->datasn counts
+ * the PDUs posted, from 0 for each command.
+ */
 static int iser_send_unsol(struct iser_conn *ic, struct iscsi_task *task)
 {
 	struct iser_task *it = task->dd_data;
 	struct iscsi_r2t_info *r2t = &task->unsol_r2t;
-	unsigned int i = 0;
+	unsigned int i = r2t->datasn;
 	int ret;
 
 	while (iscsi_task_has_unsol_data(task)) {
