@@ -2,9 +2,12 @@
 #
 # rdi-status on iSER sessions (two portals, one per path) with a multipath
 # map on top: its JSON checked field by field against sysfs and iscsiadm.
-# Then two SRP logins, one with keepalive=7 and one with the module's
-# default: the keep-alive field and column against the host attributes
-# (ours), null and "-" where the driver has none (in-tree).
+# Then four SRP logins: IPv4 on both paths, one with keepalive=7 and one
+# with the module's default, global IPv6 and IPv6 link-local with its scope
+# on path 0. The keep-alive field and column against the host attributes
+# (ours), null and "-" where the driver has none (in-tree); the
+# destination field and column against the dest= of each login's string
+# (ours), null and "(RDMA/CM)" where the driver does not tell (in-tree).
 #
 # lab-drivers: ours intree
 source /lab/lib-tools.sh
@@ -80,17 +83,46 @@ hk=$(lab_srp_login 0 "$ka_opt") && pass "SRP login on path 0 ${ka_opt:-(no key)}
 	fail "SRP login on path 0 ${ka_opt:-(no key)}"
 hd=$(lab_srp_login 1) && pass "SRP login on path 1 (no keepalive key)" ||
 	fail "SRP login on path 1 (no keepalive key)"
+# Each login's dest=, by SCSI host.
+declare -A dest=()
+[ -n "$hk" ] && dest[$hk]=$IP0:$SRP_PORT
+[ -n "$hd" ] && dest[$hd]=$IP1:$SRP_PORT
+srp_acl_v6 0
+# Through rxe0 like the first login, so each with its own initiator_ext
+# (a second login with the same one is refused: "already logged in").
+ext=0
+for d in "[$IP6_0]:$SRP_PORT" "[$(lab_ll_addr 0)%$(lab_ifindex 0)]:$SRP_PORT"; do
+	ext=$((ext + 1))
+	if h=$(lab_srp_login_dest 0 "$d" "initiator_ext=$ext"); then
+		pass "SRP login dest=$d"
+		dest[$h]=$d
+	else
+		fail "SRP login dest=$d"
+	fi
+done
 $RDI_STATUS --verbose
 json=$($RDI_STATUS --json)
 rc=$?
 flat=$(tools_json_flat <<<"$json")
 table=$($RDI_STATUS)
+echo "$table"
 check "SRP: rdi-status --json exits 0" test $rc -eq 0
 check "SRP: rdi-status --json is well-formed" tools_json_valid "$json"
-check "SRP: json lists 2 SRP logins" test "$(tools_json_get "$flat" 'srp#')" = 2
-for i in 0 1; do
+check "SRP: json lists 4 SRP logins" test "$(tools_json_get "$flat" 'srp#')" = 4
+for ((i = 0; i < 4; i++)); do
 	h=$(tools_json_get "$flat" "srp\[$i\].host")
 	d=/sys/class/scsi_host/host$h
+	col=$(tools_table_col "$table" "host$h" DESTINATION)
+	if [ "$DRIVER" = ours ]; then
+		check "json srp[$i] (host$h).dest is the login's dest=${dest[$h]}" \
+			tools_json_eq "$flat" "srp\[$i\].dest" "${dest[$h]}"
+		check "table: host$h DESTINATION is the login's dest=${dest[$h]}" \
+			test -n "${dest[$h]}" -a "$col" = "${dest[$h]}"
+	else
+		check "json srp[$i] (host$h).dest is null (in-tree: no dest)" \
+			test "$(tools_json_get "$flat" "srp\[$i\].dest")" = null
+		check "table: host$h DESTINATION is (RDMA/CM) (in-tree)" test "$col" = "(RDMA/CM)"
+	fi
 	for f in keepalive keepalive_state; do
 		check "json srp[$i] (host$h) has the field $f" grep -q "^srp\[$i\]\.$f=" <<<"$flat"
 	done
@@ -116,7 +148,7 @@ if [ "$DRIVER" = ours ]; then
 	check "host$hk: keepalive 7, from add_target" test "$(cat /sys/class/scsi_host/host$hk/keepalive)" = 7
 	check "host$hd: keepalive = ib_srp.keepalive ($(cat /sys/module/ib_srp/parameters/keepalive))" \
 		test "$(cat /sys/class/scsi_host/host$hd/keepalive)" = "$(cat /sys/module/ib_srp/parameters/keepalive)"
-	for h in $hk $hd; do
+	for h in "${!dest[@]}"; do
 		check "host$h: keepalive_state on" test "$(cat /sys/class/scsi_host/host$h/keepalive_state)" = on
 	done
 fi
