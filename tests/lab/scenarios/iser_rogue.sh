@@ -53,10 +53,9 @@ fi
 # posted behind it - a signaled LOCAL_INV too. Then it sends the Data-In.
 # The command must not complete before its LOCAL_INV has, so not before
 # the target reposts its receives (UNSTALL). Once sg_raw has returned,
-# the probe RDMA WRITEs to the trigger's read buffer and must fail. (On
-# soft-RoCE a LOCAL_INV takes effect as soon as it is posted, so the probe
-# alone cannot tell a driver that invalidates after the completion from
-# one that waits; the UNSTALL check does.)
+# the probe RDMA WRITEs to the trigger's read buffer and must fail. Both
+# seen red with the ib_iser before b0faa88 (boot 08:53): sg_raw returned
+# before UNSTALL and "PROBE ... status=success".
 if rogue_want datain-status; then
 	m=datain-status
 	rogue_start $m -s 5
