@@ -29,34 +29,24 @@
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
-#include <errno.h>
 #include <getopt.h>
-#include <netdb.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <time.h>
-#include <rdma/rdma_cma.h>
 
+#include "rdma-target.h"
 #include "scsi.h"
 #include "wire.h"
 
-#define MAX_CONNS	8
 #define NCREDITS	32		/* initial req_lim granted */
 #define NRECV		(NCREDITS + 16)	/* + room for CRED/AER_RSP, I_LOGOUT */
 #define RECV_SIZE	16384		/* largest IT IU we accept */
 #define NSEND		128
 #define SEND_SIZE	1024
 #define TI_IU_LEN	256		/* largest IU we announce we send */
-#define CQ_SIZE		NRECV
 #define SQ_DEPTH	4096		/* one command may RDMA WRITE this often */
 #define MAX_TABLE	2048		/* external table entries we fetch */
 #define TABLE_BYTES	(MAX_TABLE * DESC_LEN)
-#define PROBE_BYTES	64		/* at most this much per probe */
 #define MAX_ACTIONS	16
 
 enum mode {
@@ -122,46 +112,27 @@ static const struct {
 	{ "resid-huge",	    M_RESID_HUGE, 0, "SRP_RSP with a data-in residual of 0x80000000, beyond any transfer" },
 };
 
-/* What a stale-rkey probe does to a command's first data descriptor. */
-enum { PROBE_NONE, PROBE_WRITE, PROBE_READ };
-
 /*
  * A lied-about command, kept for a late answer (-L) or a stale-rkey probe
- * (-P): its connection and tag, its correct SRP_RSP, and its first data
- * descriptor with the operation a probe of it uses.
+ * (-P): its connection, tag and first data descriptor with the operation a
+ * probe of it uses (@probe), and its correct SRP_RSP.
  */
 struct cmd_ref {
-	int		conn;
-	uint64_t	tag;
+	struct rt_probe	probe;
 	uint8_t		rsp[RSP_LEN + SENSE_LEN];
 	uint32_t	rsp_len;
-	int		op;
-	uint64_t	va;
-	uint32_t	rkey;
-	uint32_t	len;
 };
 
-struct conn {
-	int			n;		/* for the log */
-	struct rdma_cm_id	*id;
-	struct ibv_qp		*qp;		/* @id's, or our own (own_qp) */
-	int			own_qp;		/* made and moved here, not by rdma_cm */
-	struct ibv_pd		*pd;
-	struct ibv_comp_channel	*cc;
-	struct ibv_cq		*cq;		/* receives, with @cc */
-	struct ibv_cq		*scq;		/* sends, polled */
-	unsigned int		sq_inflight;	/* signaled sends not polled */
-	uint8_t			*mem;		/* recv, send, small data */
-	struct ibv_mr		*mr;
-	struct ibv_mr		*lun_mr;
-	unsigned int		send_next;
-	uint32_t		max_it_iu_len;	/* announced in LOGIN_RSP */
-	uint16_t		buf_fmt;	/* announced in LOGIN_RSP */
-	int			established;
-	int			disconnecting;
-	int			probe_pending;	/* a probe WR not completed */
-	struct cmd_ref		probe;		/* ... of this command */
+/* What the LOGIN_RSP of a connection (conn->priv) announced. */
+struct srp_conn {
+	uint32_t	max_it_iu_len;
+	uint16_t	buf_fmt;
 };
+
+static struct srp_conn *srp(const struct conn *c)
+{
+	return c->priv;
+}
 
 /*
  * Timed work: a withheld response waiting for an ABORT TASK naming its
@@ -184,419 +155,11 @@ static int serve_ext;		/* -x: fetch external descriptor tables */
 static uint32_t it_iu_cap = RECV_SIZE;	/* -I: max_it_iu_len announced */
 static char reject_logins[64];	/* -J: ",N,M," logins to reject */
 static int logins;
-static int conn_seq;
-static struct conn *conns[MAX_CONNS];
 static int tmf_silent;		/* -T: leave task management unanswered */
 static int late_ms = -1;	/* -L: answer a withheld response late */
 static int probe_ms = -1;	/* -P: stale-rkey probe delay */
 static int probe_cross;		/* -X: probe over another connection */
 static struct action actions[MAX_ACTIONS];
-
-static void __attribute__((format(printf, 1, 2))) say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-}
-
-static uint8_t *recv_buf(struct conn *c, unsigned int i)
-{
-	return c->mem + (size_t)i * RECV_SIZE;
-}
-
-static uint8_t *send_buf(struct conn *c, unsigned int i)
-{
-	return c->mem + (size_t)NRECV * RECV_SIZE + (size_t)i * SEND_SIZE;
-}
-
-static uint8_t *data_buf(struct conn *c, unsigned int i)
-{
-	return c->mem + (size_t)NRECV * RECV_SIZE + (size_t)NSEND * SEND_SIZE +
-	       (size_t)i * SMALL_DATA_MAX;
-}
-
-/* Where an external descriptor table is fetched to. */
-static uint8_t *table_buf(struct conn *c)
-{
-	return data_buf(c, NSEND);
-}
-
-/* What a probe writes from or reads into. */
-static uint8_t *probe_buf(struct conn *c)
-{
-	return table_buf(c) + TABLE_BYTES;
-}
-
-#define MEM_SIZE ((size_t)NRECV * RECV_SIZE + (size_t)NSEND * SEND_SIZE + \
-		  (size_t)NSEND * SMALL_DATA_MAX + TABLE_BYTES + PROBE_BYTES)
-
-/* wr_id: kind in the high half, buffer index in the low half. */
-enum { WR_RECV = 1, WR_SEND, WR_WRITE, WR_READ, WR_PROBE };
-
-static const char *const probe_ops[] = { "none", "WRITE", "READ" };
-
-static void probe_say(const struct cmd_ref *r, int via, const char *data,
-		      const char *status)
-{
-	say("PROBE conn=%d via=%d tag=%#llx op=%s rkey=%#x va=%#llx len=%u%s status=%s",
-	    r->conn, via, (unsigned long long)r->tag, probe_ops[r->op],
-	    r->rkey, (unsigned long long)r->va, r->len, data, status);
-}
-
-/* A probe's work request completed with STATUS. */
-static void probe_done(struct conn *c, enum ibv_wc_status status)
-{
-	char data[2 * 16 + 8] = "";
-	unsigned int i;
-
-	c->probe_pending = 0;
-	if (status == IBV_WC_SUCCESS && c->probe.op == PROBE_READ) {
-		strcpy(data, " data=");
-		for (i = 0; i < 16 && i < c->probe.len; i++)
-			sprintf(data + 6 + 2 * i, "%02x", probe_buf(c)[i]);
-	}
-	probe_say(&c->probe, c->n, data, ibv_wc_status_str(status));
-}
-
-/*
- * Every send-queue work request is signaled and completes on @c->scq, which
- * is polled here: before posting (so the queue never overflows) and after
- * each batch of receives. Returns the status of a completion with wr_id
- * WAIT_ID if one was seen, -1 otherwise. Failures other than flushes are
- * logged.
- */
-static int poll_sends(struct conn *c, uint64_t wait_id)
-{
-	struct ibv_wc wc[16];
-	int n, i, ret = -1;
-
-	while ((n = ibv_poll_cq(c->scq, 16, wc)) > 0) {
-		for (i = 0; i < n; i++) {
-			c->sq_inflight--;
-			if (wc[i].wr_id >> 32 == WR_PROBE) {
-				probe_done(c, wc[i].status);
-				continue;
-			}
-			if (wc[i].wr_id == wait_id)
-				ret = wc[i].status;
-			if (wc[i].status != IBV_WC_SUCCESS &&
-			    wc[i].status != IBV_WC_WR_FLUSH_ERR)
-				say("WC_ERROR conn=%d kind=%u %s", c->n,
-				    (unsigned int)(wc[i].wr_id >> 32),
-				    ibv_wc_status_str(wc[i].status));
-		}
-	}
-	return ret;
-}
-
-/* Room for one more send-queue work request (waits for completions). */
-static int sq_reserve(struct conn *c)
-{
-	time_t end = time(NULL) + 10;
-
-	while (c->sq_inflight >= SQ_DEPTH - 1) {
-		poll_sends(c, 0);
-		if (time(NULL) >= end) {
-			say("ERROR conn=%d send queue stuck for 10 s", c->n);
-			return -1;
-		}
-	}
-	c->sq_inflight++;
-	return 0;
-}
-
-static int post_sq(struct conn *c, struct ibv_send_wr *wr)
-{
-	struct ibv_send_wr *bad;
-	int ret;
-
-	if (sq_reserve(c))
-		return ENOSPC;
-	ret = ibv_post_send(c->qp, wr, &bad);
-	if (ret)
-		c->sq_inflight--;
-	return ret;
-}
-
-static uint64_t wr_id(unsigned int kind, unsigned int i)
-{
-	return (uint64_t)kind << 32 | i;
-}
-
-static int post_recv(struct conn *c, unsigned int i)
-{
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)recv_buf(c, i),
-		.length = RECV_SIZE,
-		.lkey = c->mr->lkey,
-	};
-	struct ibv_recv_wr wr = {
-		.wr_id = wr_id(WR_RECV, i),
-		.sg_list = &sge,
-		.num_sge = 1,
-	}, *bad;
-
-	return ibv_post_recv(c->qp, &wr, &bad);
-}
-
-/* Take the next send slot; its small data buffer goes with it. */
-static unsigned int next_slot(struct conn *c)
-{
-	unsigned int i = c->send_next;
-
-	c->send_next = (c->send_next + 1) % NSEND;
-	return i;
-}
-
-static int post_send(struct conn *c, unsigned int slot, uint32_t len)
-{
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)send_buf(c, slot),
-		.length = len,
-		.lkey = c->mr->lkey,
-	};
-	struct ibv_send_wr wr = {
-		.wr_id = wr_id(WR_SEND, slot),
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IBV_WR_SEND,
-		.send_flags = IBV_SEND_SIGNALED,
-	};
-	int ret;
-
-	ret = post_sq(c, &wr);
-	if (ret)
-		say("ERROR conn=%d post send: %s", c->n, strerror(ret));
-	return ret;
-}
-
-/* Send LEN bytes of IU from SRC. */
-static int send_iu(struct conn *c, const uint8_t *src, uint32_t len)
-{
-	unsigned int slot = next_slot(c);
-
-	memcpy(send_buf(c, slot), src, len);
-	return post_send(c, slot, len);
-}
-
-static int rdma_write(struct conn *c, const uint8_t *src, uint32_t lkey,
-		      uint64_t va, uint32_t rkey, uint32_t len)
-{
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)src,
-		.length = len,
-		.lkey = lkey,
-	};
-	struct ibv_send_wr wr = {
-		.wr_id = wr_id(WR_WRITE, 0),
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IBV_WR_RDMA_WRITE,
-		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = { .remote_addr = va, .rkey = rkey },
-	};
-	int ret;
-
-	ret = post_sq(c, &wr);
-	if (ret)
-		say("ERROR conn=%d post RDMA WRITE: %s", c->n, strerror(ret));
-	return ret;
-}
-
-/*
- * Fetch LEN bytes of an external descriptor table at VA/RKEY into
- * table_buf() with RDMA READ, and wait for it. Returns 0 on success.
- */
-static int rdma_read_table(struct conn *c, uint64_t va, uint32_t rkey,
-			   uint32_t len)
-{
-	uint64_t id = wr_id(WR_READ, 0);
-	struct ibv_sge sge = {
-		.addr = (uintptr_t)table_buf(c),
-		.length = len,
-		.lkey = c->mr->lkey,
-	};
-	struct ibv_send_wr wr = {
-		.wr_id = id,
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = IBV_WR_RDMA_READ,
-		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = { .remote_addr = va, .rkey = rkey },
-	};
-	time_t end = time(NULL) + 10;
-	int ret;
-
-	ret = post_sq(c, &wr);
-	if (ret) {
-		say("ERROR conn=%d post RDMA READ: %s", c->n, strerror(ret));
-		return -1;
-	}
-	while (time(NULL) < end) {
-		ret = poll_sends(c, id);
-		if (ret >= 0)
-			return ret == IBV_WC_SUCCESS ? 0 : -1;
-	}
-	say("ERROR conn=%d RDMA READ of the table did not complete within 10 s",
-	    c->n);
-	return -1;
-}
-
-static void conn_free(struct conn *c)
-{
-	int i;
-
-	for (i = 0; i < MAX_CONNS; i++)
-		if (conns[i] == c)
-			conns[i] = NULL;
-	if (c->probe_pending)
-		poll_sends(c, 0);
-	if (c->probe_pending)
-		probe_say(&c->probe, c->n, "", "no completion before the connection closed");
-	if (c->own_qp && c->qp)
-		ibv_destroy_qp(c->qp);
-	else if (c->id->qp)
-		rdma_destroy_qp(c->id);
-	if (c->lun_mr)
-		ibv_dereg_mr(c->lun_mr);
-	if (c->mr)
-		ibv_dereg_mr(c->mr);
-	if (c->cq)
-		ibv_destroy_cq(c->cq);
-	if (c->scq)
-		ibv_destroy_cq(c->scq);
-	if (c->cc)
-		ibv_destroy_comp_channel(c->cc);
-	if (c->pd)
-		ibv_dealloc_pd(c->pd);
-	free(c->mem);
-	rdma_destroy_id(c->id);
-	free(c);
-}
-
-static struct conn *conn_find(struct rdma_cm_id *id)
-{
-	int i;
-
-	for (i = 0; i < MAX_CONNS; i++)
-		if (conns[i] && conns[i]->id == id)
-			return conns[i];
-	return NULL;
-}
-
-/*
- * The access flags our RC QP grants the initiator: none but local write in
- * no-remote-write mode (so soft-RoCE's responder NAKs an RDMA WRITE to it
- * as an invalid request, even one of zero bytes), otherwise what rdma_cm
- * would grant.
- */
-static unsigned int qp_access(unsigned int cm_flags)
-{
-	return mode == M_NO_REMOTE_WRITE ? IBV_ACCESS_LOCAL_WRITE : cm_flags;
-}
-
-/*
- * Move our own QP to STATE with the attributes rdma_cm computes for the
- * connection, except its access flags (qp_access()) and, as rdma_accept()
- * does, the RDMA READ depths we announce: none as responder, RD_DEPTH as
- * requester (our RDMA READs of external tables). rdma_accept() does not
- * touch a QP it did not create, and rdma_cm would grant remote write
- * whenever it moves one (ib_cm_init_qp_attr()).
- */
-static int own_qp_move(struct conn *c, enum ibv_qp_state state,
-		       uint8_t rd_depth)
-{
-	struct ibv_qp_attr attr = { .qp_state = state };
-	int mask, ret;
-
-	if (rdma_init_qp_attr(c->id, &attr, &mask))
-		return -1;
-	if (state == IBV_QPS_INIT) {
-		attr.qp_access_flags = qp_access(attr.qp_access_flags);
-		mask |= IBV_QP_ACCESS_FLAGS;
-	} else if (state == IBV_QPS_RTR) {
-		attr.max_dest_rd_atomic = 0;
-	} else if (state == IBV_QPS_RTS) {
-		attr.max_rd_atomic = rd_depth;
-	}
-	ret = ibv_modify_qp(c->qp, &attr, mask);
-	if (ret) {
-		errno = ret;
-		return -1;
-	}
-	if (state == IBV_QPS_INIT)
-		say("OWN_QP conn=%d qpn=%#x access=%#x", c->n, c->qp->qp_num,
-		    attr.qp_access_flags);
-	return 0;
-}
-
-/* Verbs resources for a connection request; on failure it is rejected. */
-static struct conn *conn_new(struct rdma_cm_id *id)
-{
-	struct ibv_qp_init_attr qa = {};
-	struct conn *c;
-	unsigned int i;
-	int slot;
-
-	for (slot = 0; slot < MAX_CONNS && conns[slot]; slot++)
-		;
-	c = slot < MAX_CONNS ? calloc(1, sizeof(*c)) : NULL;
-	if (!c) {
-		say("ERROR too many connections");
-		rdma_reject(id, NULL, 0);
-		rdma_destroy_id(id);
-		return NULL;
-	}
-	c->n = ++conn_seq;
-	c->id = id;
-	conns[slot] = c;
-	c->pd = ibv_alloc_pd(id->verbs);
-	c->cc = c->pd ? ibv_create_comp_channel(id->verbs) : NULL;
-	c->cq = c->cc ? ibv_create_cq(id->verbs, CQ_SIZE, c, c->cc, 0) : NULL;
-	c->scq = c->cq ? ibv_create_cq(id->verbs, SQ_DEPTH, c, NULL, 0) : NULL;
-	c->mem = calloc(1, MEM_SIZE);
-	if (!c->scq || !c->mem)
-		goto err;
-	c->mr = ibv_reg_mr(c->pd, c->mem, MEM_SIZE, IBV_ACCESS_LOCAL_WRITE);
-	c->lun_mr = ibv_reg_mr(c->pd, lun_data, LUN_BYTES, 0);
-	if (!c->mr || !c->lun_mr)
-		goto err;
-	fcntl(c->cc->fd, F_SETFL, fcntl(c->cc->fd, F_GETFL) | O_NONBLOCK);
-	qa.send_cq = c->scq;
-	qa.recv_cq = c->cq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = SQ_DEPTH;
-	qa.cap.max_recv_wr = NRECV;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	if (mode == M_NO_REMOTE_WRITE) {
-		/* rdma_cm would grant remote write: our own QP, moved here */
-		c->own_qp = 1;
-		c->qp = ibv_create_qp(c->pd, &qa);
-		if (!c->qp || own_qp_move(c, IBV_QPS_INIT, 0))
-			goto err;
-	} else {
-		if (rdma_create_qp(id, c->pd, &qa))
-			goto err;
-		c->qp = id->qp;
-	}
-	for (i = 0; i < NRECV; i++)
-		if (post_recv(c, i))
-			goto err;
-	if (ibv_req_notify_cq(c->cq, 0))
-		goto err;
-	return c;
-err:
-	say("ERROR conn=%d cannot set up verbs resources: %s", c->n,
-	    strerror(errno));
-	rdma_reject(id, NULL, 0);
-	conn_free(c);
-	return NULL;
-}
 
 /* ---- login ---- */
 
@@ -713,13 +276,17 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 		break;
 	}
 
-	c = conn_new(id);
+	/*
+	 * no-remote-write: a QP of our own that grants no remote access
+	 * (rdma_cm would grant remote write whenever it moves a QP)
+	 */
+	c = rt_conn_new(id, mode == M_NO_REMOTE_WRITE ? IBV_ACCESS_LOCAL_WRITE :
+							-1);
 	if (!c)
 		return;
-	c->max_it_iu_len = it_iu_len < it_iu_cap ? it_iu_len : it_iu_cap;
-	build_login_rsp(rsp, req, c->max_it_iu_len);
-	c->max_it_iu_len = get_be32(rsp + LRSP_MAX_IT);
-	c->buf_fmt = get_be16(rsp + LRSP_BUF_FMT);
+	build_login_rsp(rsp, req, it_iu_len < it_iu_cap ? it_iu_len : it_iu_cap);
+	srp(c)->max_it_iu_len = get_be32(rsp + LRSP_MAX_IT);
+	srp(c)->buf_fmt = get_be16(rsp + LRSP_BUF_FMT);
 	if (mode != M_RSP_EMPTY) {
 		cp.private_data = rsp;
 		cp.private_data_len = sizeof(rsp);
@@ -727,24 +294,10 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 	cp.rnr_retry_count = 7;
 	/* RDMA READs of external tables, as many as the initiator offers */
 	cp.initiator_depth = rd_depth;
-	if (c->own_qp) {
-		if (own_qp_move(c, IBV_QPS_RTR, rd_depth) ||
-		    own_qp_move(c, IBV_QPS_RTS, rd_depth)) {
-			say("ERROR conn=%d cannot move our QP to RTS: %s", c->n,
-			    strerror(errno));
-			rdma_reject(id, NULL, 0);
-			conn_free(c);
-			return;
-		}
-		cp.qp_num = c->qp->qp_num;
-	}
 	say("ACCEPT conn=%d req_lim=%u max_it_iu_len=%u max_ti_iu_len=%u",
 	    c->n, get_be32(rsp + LRSP_REQ_LIM), get_be32(rsp + LRSP_MAX_IT),
 	    get_be32(rsp + LRSP_MAX_TI));
-	if (rdma_accept(id, &cp)) {
-		say("ERROR conn=%d rdma_accept: %s", c->n, strerror(errno));
-		conn_free(c);
-	}
+	rt_accept(c, &cp, rd_depth);
 }
 
 /* ---- data phase ---- */
@@ -807,19 +360,20 @@ static int indirect_in(struct conn *c, const uint8_t *iu, uint32_t len,
 		    c->n, tag, *n, in_iu);
 		return -1;
 	}
-	if (rdma_read_table(c, get_be64(h), get_be32(h + 8), tlen)) {
+	if (rt_rdma_read_wait(c, rt_extra(c), get_be64(h), get_be32(h + 8),
+			      tlen)) {
 		say("ERROR conn=%d tag=%#llx RDMA READ of a %u-byte table failed",
 		    c->n, tag, tlen);
 		return -1;
 	}
-	if (memcmp(table_buf(c), *d, in_iu * DESC_LEN)) {
+	if (memcmp(rt_extra(c), *d, in_iu * DESC_LEN)) {
 		say("EXT_TABLE_MISMATCH conn=%d tag=%#llx: the IU's partial table differs from the fetched one",
 		    c->n, tag);
 		return -1;
 	}
 	say("EXT_TABLE conn=%d tag=%#llx entries=%u in_iu=%u bytes=%u", c->n,
 	    tag, *n, in_iu, *want);
-	*d = table_buf(c);
+	*d = rt_extra(c);
 	return 0;
 }
 
@@ -865,8 +419,8 @@ static int data_in(struct conn *c, const uint8_t *iu, uint32_t len,
 
 		if (l > r->data_len - done)
 			l = r->data_len - done;
-		if (l && rdma_write(c, r->data + done, lkey, get_be64(d),
-				    get_be32(d + 8), l))
+		if (l && rt_rdma(c, IBV_WR_RDMA_WRITE, r->data + done, lkey,
+				 get_be64(d), get_be32(d + 8), l))
 			return -1;
 		done += l;
 	}
@@ -878,7 +432,7 @@ static void send_t_logout(struct conn *c)
 	uint8_t iu[TLO_LEN] = { IU_T_LOGOUT };
 
 	put_be32(iu + TLO_REASON, 0x01);	/* inactive RDMA channel */
-	send_iu(c, iu, sizeof(iu));
+	rt_send(c, iu, sizeof(iu));
 }
 
 static void send_aer(struct conn *c, int bad)
@@ -890,7 +444,7 @@ static void send_aer(struct conn *c, int bad)
 	put_be32(iu + AER_SENSE_LEN, bad ? 0x1000 : SENSE_LEN);
 	scsi_sense(&r, 0x06, 0x2a, 0x09);	/* capacity data changed */
 	memcpy(iu + AER_LEN, r.sense, SENSE_LEN);
-	send_iu(c, iu, sizeof(iu));
+	rt_send(c, iu, sizeof(iu));
 }
 
 static void send_cred_req(struct conn *c)
@@ -899,7 +453,7 @@ static void send_cred_req(struct conn *c)
 
 	put_be32(iu + CRQ_REQ_LIM, 1);
 	put_be64(iu + CRQ_TAG, 0x4352454400000001ULL);	/* "CRED" */
-	send_iu(c, iu, sizeof(iu));
+	rt_send(c, iu, sizeof(iu));
 }
 
 /*
@@ -918,47 +472,47 @@ static int lie(struct conn *c, uint8_t *good, uint32_t len)
 	case M_SENSE_OVERFLOW:
 		iu[RSP_FLAGS] |= RSP_F_SNSVALID;
 		put_be32(iu + RSP_SENSE_LEN, 0x1000);
-		send_iu(c, iu, len);
+		rt_send(c, iu, len);
 		return 0;
 	case M_RESP_OVERFLOW:
 		iu[RSP_FLAGS] |= RSP_F_RSPVALID;
 		put_be32(iu + RSP_RESP_LEN, 0x10000);
-		send_iu(c, iu, len);
+		rt_send(c, iu, len);
 		return 0;
 	case M_TAG_HIGH:
 		put_be64(iu + RSP_TAG, tag | 0x0000dead00000000ULL);
-		send_iu(c, iu, len);
+		rt_send(c, iu, len);
 		return 0;
 	case M_TAG_OTHER:
 		put_be64(iu + RSP_TAG, tag ^ 1);
-		send_iu(c, iu, len);
+		rt_send(c, iu, len);
 		return 0;
 	case M_DUP:
-		send_iu(c, iu, len);
+		rt_send(c, iu, len);
 		return 1;
 	case M_CREDIT_NEG:
 		put_be32(iu + RSP_REQ_LIM, (uint32_t)-1000);
-		send_iu(c, iu, len);
+		rt_send(c, iu, len);
 		return 0;
 	case M_CREDIT_HUGE:
 		put_be32(iu + RSP_REQ_LIM, 0x7fffffff);
-		send_iu(c, iu, len);
+		rt_send(c, iu, len);
 		return 0;
 	case M_RESID_HUGE:
 		iu[RSP_FLAGS] = (iu[RSP_FLAGS] & ~RSP_F_DIOVER) | RSP_F_DIUNDER;
 		put_be32(iu + RSP_DIN_RES, 0x80000000);
-		send_iu(c, iu, len);
+		rt_send(c, iu, len);
 		return 0;
 	case M_BAD_OPCODE:
 		iu[0] = 0x55;
-		send_iu(c, iu, len);
+		rt_send(c, iu, len);
 		return 1;
 	case M_TRUNCATED:
-		send_iu(c, iu, 20);
+		rt_send(c, iu, 20);
 		return 0;
 	case M_OVERSIZE:
 		memset(iu + len, 0, TI_IU_LEN + 64 - len);
-		send_iu(c, iu, TI_IU_LEN + 64);
+		rt_send(c, iu, TI_IU_LEN + 64);
 		return 0;
 	case M_T_LOGOUT:
 		send_t_logout(c);
@@ -981,14 +535,6 @@ static int lie(struct conn *c, uint8_t *good, uint32_t len)
 
 /* ---- late answers and stale-rkey probes ---- */
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 static void act_add(int kind, long long due, const struct cmd_ref *r)
 {
 	unsigned int i;
@@ -1002,7 +548,7 @@ static void act_add(int kind, long long due, const struct cmd_ref *r)
 		}
 	}
 	say("ERROR conn=%d tag=%#llx: too many pending late answers and probes",
-	    r->conn, (unsigned long long)r->tag);
+	    r->probe.conn, (unsigned long long)r->probe.tag);
 }
 
 /*
@@ -1010,7 +556,8 @@ static void act_add(int kind, long long due, const struct cmd_ref *r)
  * before data-in; of an indirect descriptor the first entry in the IU, or
  * the table itself when the IU carries none.
  */
-static void cmd_first_desc(const uint8_t *iu, uint32_t len, struct cmd_ref *r)
+static void cmd_first_desc(const uint8_t *iu, uint32_t len,
+			   struct rt_probe *r)
 {
 	uint8_t fmt_out = iu[CMD_BUF_FMT] >> 4, fmt_in = iu[CMD_BUF_FMT] & 0xf;
 	uint32_t off = CMD_LEN + (iu[CMD_ADD_CDB] & 0xfc);
@@ -1038,102 +585,18 @@ static void cmd_first_desc(const uint8_t *iu, uint32_t len, struct cmd_ref *r)
 		r->op = PROBE_NONE;
 }
 
-static struct conn *conn_by_n(int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < MAX_CONNS; i++)
-		if (conns[i] && conns[i]->n == n)
-			return conns[i];
-	return NULL;
-}
-
-/*
- * The connection a probe of a command of connection N goes over: N itself
- * while it is up, or with -X the first other connection that is up.
- */
-static struct conn *probe_conn(int n)
-{
-	unsigned int i;
-	struct conn *c;
-
-	for (i = 0; i < MAX_CONNS; i++) {
-		c = conns[i];
-		if (!c || !c->established || c->disconnecting)
-			continue;
-		if (probe_cross ? c->n != n : c->n == n)
-			return c;
-	}
-	return NULL;
-}
-
-/*
- * RDMA WRITE a pattern to (data-in) or RDMA READ from (data-out) the first
- * PROBE_BYTES of the command's first data descriptor. The outcome is
- * logged when the work request completes (probe_done()), or now when it
- * cannot be posted.
- */
-static void probe(const struct cmd_ref *r)
-{
-	static const char pattern[] = "STALE-RKEY-PROBE";
-	struct conn *c = probe_conn(r->conn);
-	struct ibv_sge sge = {
-		.length = r->len < PROBE_BYTES ? r->len : PROBE_BYTES,
-	};
-	struct ibv_send_wr wr = {
-		.wr_id = wr_id(WR_PROBE, 0),
-		.sg_list = &sge,
-		.num_sge = 1,
-		.opcode = r->op == PROBE_READ ? IBV_WR_RDMA_READ :
-						IBV_WR_RDMA_WRITE,
-		.send_flags = IBV_SEND_SIGNALED,
-		.wr.rdma = { .remote_addr = r->va, .rkey = r->rkey },
-	};
-	char status[80];
-	unsigned int i;
-	int ret;
-
-	if (r->op == PROBE_NONE) {
-		probe_say(r, 0, "", "no data descriptor");
-		return;
-	}
-	if (!c) {
-		probe_say(r, 0, "", probe_cross ? "no other connection" :
-						  "connection gone");
-		return;
-	}
-	if (c->probe_pending) {
-		probe_say(r, c->n, "", "another probe still pending");
-		return;
-	}
-	for (i = 0; i < PROBE_BYTES; i++)
-		probe_buf(c)[i] = r->op == PROBE_READ ? 0 :
-				  pattern[i % (sizeof(pattern) - 1)];
-	sge.addr = (uintptr_t)probe_buf(c);
-	sge.lkey = c->mr->lkey;
-	ret = post_sq(c, &wr);
-	if (ret) {
-		snprintf(status, sizeof(status), "post failed: %s",
-			 strerror(ret));
-		probe_say(r, c->n, "", status);
-		return;
-	}
-	c->probe = *r;
-	c->probe_pending = 1;
-}
-
 /* The withheld SRP_RSP of a lied-about command, late (-L). */
 static void late_rsp(const struct cmd_ref *r)
 {
-	struct conn *c = conn_by_n(r->conn);
+	struct conn *c = rt_conn_by_n(r->probe.conn);
 
 	if (!c || !c->established || c->disconnecting) {
 		say("LATE_RSP conn=%d tag=%#llx not sent: connection gone",
-		    r->conn, (unsigned long long)r->tag);
+		    r->probe.conn, (unsigned long long)r->probe.tag);
 	} else {
-		say("LATE_RSP conn=%d tag=%#llx", r->conn,
-		    (unsigned long long)r->tag);
-		send_iu(c, r->rsp, r->rsp_len);
+		say("LATE_RSP conn=%d tag=%#llx", r->probe.conn,
+		    (unsigned long long)r->probe.tag);
+		rt_send(c, r->rsp, r->rsp_len);
 	}
 	if (probe_ms >= 0)
 		act_add(ACT_PROBE, now_ms() + probe_ms, r);
@@ -1157,11 +620,8 @@ static void run_actions(void)
 		if (kind == ACT_LATE_RSP)
 			late_rsp(&r);
 		else
-			probe(&r);
+			rt_probe(&r.probe, probe_cross);
 	}
-	for (i = 0; i < MAX_CONNS; i++)
-		if (conns[i] && conns[i]->probe_pending)
-			poll_sends(conns[i], 0);
 }
 
 /* Milliseconds until the next timed action, at most LIMIT. */
@@ -1178,9 +638,6 @@ static int actions_wait(int limit)
 				limit = d < 0 ? 0 : (int)d;
 		}
 	}
-	for (i = 0; i < MAX_CONNS; i++)
-		if (conns[i] && conns[i]->probe_pending && limit > 50)
-			limit = 50;
 	return limit;
 }
 
@@ -1194,13 +651,13 @@ static void lie_followup(struct conn *c, const uint8_t *iu, uint32_t len,
 			 const uint8_t *good, uint32_t good_len)
 {
 	struct cmd_ref r = {
-		.conn = c->n,
-		.tag = get_be64(iu + CMD_TAG),
+		.probe.conn = c->n,
+		.probe.tag = get_be64(iu + CMD_TAG),
 		.rsp_len = good_len,
 	};
 
 	memcpy(r.rsp, good, good_len);
-	cmd_first_desc(iu, len, &r);
+	cmd_first_desc(iu, len, &r.probe);
 	if (late_ms >= 0 && mode == M_DROP)
 		act_add(ACT_WAIT_ABORT, 0, &r);
 	else if (late_ms >= 0 && mode == M_T_LOGOUT)
@@ -1216,7 +673,8 @@ static void abort_seen(struct conn *c, uint64_t tag)
 
 	for (i = 0; i < MAX_ACTIONS; i++) {
 		if (actions[i].kind == ACT_WAIT_ABORT &&
-		    actions[i].cmd.conn == c->n && actions[i].cmd.tag == tag) {
+		    actions[i].cmd.probe.conn == c->n &&
+		    actions[i].cmd.probe.tag == tag) {
 			actions[i].kind = ACT_LATE_RSP;
 			actions[i].due = now_ms() + late_ms;
 		}
@@ -1227,17 +685,17 @@ static void abort_seen(struct conn *c, uint64_t tag)
 static int fmt_allowed(const struct conn *c, uint8_t fmt)
 {
 	if (fmt == DESC_DIRECT)
-		return c->buf_fmt & 0x0002;
+		return srp(c)->buf_fmt & 0x0002;
 	if (fmt == DESC_INDIRECT)
-		return c->buf_fmt & 0x0004;
+		return srp(c)->buf_fmt & 0x0004;
 	return 1;
 }
 
 static void on_cmd(struct conn *c, const uint8_t *iu, uint32_t len)
 {
 	uint8_t fmt = iu[CMD_BUF_FMT], flags = 0;
-	unsigned int slot = next_slot(c);
-	uint8_t *out = send_buf(c, slot);
+	unsigned int slot = rt_next_slot(c);
+	uint8_t *out = rt_send_buf(c, slot);
 	struct scsi_result r = {};
 	uint32_t want = 0, lkey, resid = 0;
 
@@ -1247,11 +705,11 @@ static void on_cmd(struct conn *c, const uint8_t *iu, uint32_t len)
 	}
 	if (!fmt_allowed(c, fmt >> 4) || !fmt_allowed(c, fmt & 0xf))
 		say("UNSUPPORTED_FMT conn=%d buf_fmt=%#x announced=%#x", c->n,
-		    fmt, c->buf_fmt);
+		    fmt, srp(c)->buf_fmt);
 	scsi_exec(iu + CMD_LUN, iu + CMD_CDB, (fmt >> 4) != DESC_NONE, &r);
 	if (r.data == r.small) {
-		memcpy(data_buf(c, slot), r.small, r.data_len);
-		r.data = data_buf(c, slot);
+		memcpy(rt_slot_data(c, slot), r.small, r.data_len);
+		r.data = rt_slot_data(c, slot);
 		lkey = c->mr->lkey;
 	} else {
 		lkey = c->lun_mr->lkey;
@@ -1279,17 +737,17 @@ static void on_cmd(struct conn *c, const uint8_t *iu, uint32_t len)
 		say("LIE %s conn=%d tag=%#llx cdb0=%#x", mode_name, c->n,
 		    (unsigned long long)get_be64(iu + CMD_TAG), iu[CMD_CDB]);
 		if (lie(c, out, rsp_len(out)))
-			post_send(c, slot, rsp_len(out));
+			rt_post_send(c, slot, rsp_len(out), 0);
 		lie_followup(c, iu, len, out, rsp_len(out));
 		return;
 	}
-	post_send(c, slot, rsp_len(out));
+	rt_post_send(c, slot, rsp_len(out), 0);
 }
 
 static void on_tsk_mgmt(struct conn *c, const uint8_t *iu, uint32_t len)
 {
-	unsigned int slot = next_slot(c);
-	uint8_t *out = send_buf(c, slot);
+	unsigned int slot = rt_next_slot(c);
+	uint8_t *out = rt_send_buf(c, slot);
 
 	if (len < TMF_LEN)
 		return;
@@ -1303,18 +761,20 @@ static void on_tsk_mgmt(struct conn *c, const uint8_t *iu, uint32_t len)
 	build_rsp(out, iu + TMF_TAG, 1, NULL, RSP_F_RSPVALID, 0);
 	put_be32(out + RSP_RESP_LEN, 4);
 	memset(out + RSP_LEN, 0, 4);		/* TMF complete */
-	post_send(c, slot, RSP_LEN + 4);
+	rt_post_send(c, slot, RSP_LEN + 4, 0);
 }
 
-static void on_recv(struct conn *c, const uint8_t *iu, uint32_t len)
+/* An IU in receive buffer IDX; the buffer is reposted at once. */
+static int on_recv(struct conn *c, const uint8_t *iu, uint32_t len,
+		   unsigned int idx)
 {
 	if (!len) {
 		say("ERROR conn=%d empty IU", c->n);
-		return;
+		return 1;
 	}
-	if (len > c->max_it_iu_len)
+	if (len > srp(c)->max_it_iu_len)
 		say("OVERLONG_IU conn=%d type=%#x len=%u max_it_iu_len=%u",
-		    c->n, iu[0], len, c->max_it_iu_len);
+		    c->n, iu[0], len, srp(c)->max_it_iu_len);
 	switch (iu[0]) {
 	case IU_CMD:
 		on_cmd(c, iu, len);
@@ -1336,90 +796,7 @@ static void on_recv(struct conn *c, const uint8_t *iu, uint32_t len)
 		    len);
 		break;
 	}
-}
-
-static void poll_cq(struct conn *c)
-{
-	struct ibv_cq *cq;
-	struct ibv_wc wc[16];
-	void *ctx;
-	int n, i;
-
-	if (ibv_get_cq_event(c->cc, &cq, &ctx))
-		return;
-	ibv_ack_cq_events(cq, 1);
-	ibv_req_notify_cq(cq, 0);
-	while ((n = ibv_poll_cq(cq, 16, wc)) > 0) {
-		for (i = 0; i < n; i++) {
-			unsigned int kind = wc[i].wr_id >> 32;
-			unsigned int idx = (uint32_t)wc[i].wr_id;
-
-			if (wc[i].status != IBV_WC_SUCCESS) {
-				if (wc[i].status != IBV_WC_WR_FLUSH_ERR)
-					say("WC_ERROR conn=%d kind=%u %s", c->n,
-					    kind, ibv_wc_status_str(wc[i].status));
-				continue;
-			}
-			if (kind != WR_RECV)
-				continue;
-			on_recv(c, recv_buf(c, idx), wc[i].byte_len);
-			if (post_recv(c, idx))
-				say("ERROR conn=%d repost recv", c->n);
-		}
-	}
-	poll_sends(c, 0);
-}
-
-/* ---- CM events ---- */
-
-static void on_cm_event(struct rdma_event_channel *ch)
-{
-	struct rdma_cm_event *ev, copy;
-	uint8_t req[256];
-	unsigned int req_len = 0;
-	struct conn *c;
-
-	if (rdma_get_cm_event(ch, &ev))
-		return;
-	copy = *ev;
-	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST) {
-		req_len = ev->param.conn.private_data_len;
-		if (req_len > sizeof(req))
-			req_len = sizeof(req);
-		if (ev->param.conn.private_data)
-			memcpy(req, ev->param.conn.private_data, req_len);
-		else
-			req_len = 0;
-	}
-	rdma_ack_cm_event(ev);
-	if (copy.event == RDMA_CM_EVENT_CONNECT_REQUEST) {
-		/* already from our side: the initiator's responder resources */
-		on_connect_request(copy.id, req, req_len,
-				   copy.param.conn.initiator_depth);
-		return;
-	}
-	c = conn_find(copy.id);
-	say("CM %s conn=%d", rdma_event_str(copy.event), c ? c->n : 0);
-	if (!c)
-		return;
-	switch (copy.event) {
-	case RDMA_CM_EVENT_ESTABLISHED:
-		c->established = 1;
-		break;
-	case RDMA_CM_EVENT_DISCONNECTED:
-		if (!c->disconnecting)
-			rdma_disconnect(c->id);
-		conn_free(c);
-		break;
-	case RDMA_CM_EVENT_CONNECT_ERROR:
-	case RDMA_CM_EVENT_UNREACHABLE:
-	case RDMA_CM_EVENT_REJECTED:
-	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		conn_free(c);
-		break;
-	default:
-		break;
-	}
+	return 1;
 }
 
 static void usage(void)
@@ -1452,24 +829,26 @@ static void usage(void)
 	exit(2);
 }
 
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	stop = 1;
-}
+static const struct rt_target srp_target = {
+	.nrecv		 = NRECV,
+	.recv_size	 = RECV_SIZE,
+	.nsend		 = NSEND,
+	.send_size	 = SEND_SIZE,
+	.sq_depth	 = SQ_DEPTH,
+	.extra		 = TABLE_BYTES,		/* external tables, fetched */
+	.priv_size	 = sizeof(struct srp_conn),
+	.connect_request = on_connect_request,
+	.recv		 = on_recv,
+	.wait_ms	 = actions_wait,
+	.tick		 = run_actions,
+};
 
 int main(int argc, char **argv)
 {
 	const char *addr = "0.0.0.0", *port = "5556";
-	struct rdma_event_channel *ech;
-	struct pollfd pfd[1 + MAX_CONNS];
-	struct conn *polled[1 + MAX_CONNS];
-	struct rdma_addrinfo hints = {}, *ai;
-	struct rdma_cm_id *listen_id;
 	unsigned int i;
-	int opt, n, found = 0;
-	struct sigaction sa = { .sa_handler = on_signal };
+	int opt, found = 0;
+	char what[128];
 
 	while ((opt = getopt(argc, argv, "a:p:o:n:xI:J:TL:P:Xh")) != -1) {
 		switch (opt) {
@@ -1530,62 +909,8 @@ int main(int argc, char **argv)
 	}
 	if (!found)
 		usage();
-	for (i = 0; i < LUN_BLOCKS; i++)
-		put_be64(lun_data + (size_t)i * LUN_BLOCK, i);
-
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	ech = rdma_create_event_channel();
-	if (!ech) {
-		perror("rdma_create_event_channel");
-		return 1;
-	}
-	fcntl(ech->fd, F_SETFL, fcntl(ech->fd, F_GETFL) | O_NONBLOCK);
-	hints.ai_flags = RAI_PASSIVE;
-	hints.ai_port_space = RDMA_PS_TCP;
-	if (rdma_getaddrinfo(addr, port, &hints, &ai)) {
-		perror("rdma_getaddrinfo");
-		return 1;
-	}
-	if (rdma_create_id(ech, &listen_id, NULL, RDMA_PS_TCP) ||
-	    rdma_bind_addr(listen_id, ai->ai_src_addr) ||
-	    rdma_listen(listen_id, 16)) {
-		perror("listen");
-		return 1;
-	}
-	rdma_freeaddrinfo(ai);
-	say("LISTEN %s:%s mode=%s lie_op=%#x count=%d", addr, port,
-	    argv[optind], lie_op, lies_left);
-
-	while (!stop) {
-		n = 0;
-		pfd[n].fd = ech->fd;
-		pfd[n].events = POLLIN;
-		polled[n++] = NULL;
-		for (i = 0; i < MAX_CONNS; i++) {
-			if (!conns[i])
-				continue;
-			pfd[n].fd = conns[i]->cc->fd;
-			pfd[n].events = POLLIN;
-			polled[n++] = conns[i];
-		}
-		if (poll(pfd, n, actions_wait(500)) > 0) {
-			for (i = 1; i < (unsigned int)n; i++)
-				if (pfd[i].revents & POLLIN)
-					poll_cq(polled[i]);
-			if (pfd[0].revents & POLLIN)
-				on_cm_event(ech);
-		}
-		run_actions();
-	}
-	say("EXIT");
-	for (i = 0; i < MAX_CONNS; i++) {
-		if (conns[i]) {
-			rdma_disconnect(conns[i]->id);
-			conn_free(conns[i]);
-		}
-	}
-	rdma_destroy_id(listen_id);
-	rdma_destroy_event_channel(ech);
-	return 0;
+	scsi_fill();
+	snprintf(what, sizeof(what), "mode=%s lie_op=%#x count=%d",
+		 argv[optind], lie_op, lies_left);
+	return rt_serve(&srp_target, addr, port, what);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
- * srp-fake-target: SRP information unit offsets (SRP r16a) and big-endian
- * byte helpers. Written from the standard, independently of the driver's
- * proto.h, so that a layout mistake there shows up as a test failure.
+ * srp-fake-target: SRP information unit offsets (SRP r16a). Written from
+ * the standard, independently of the driver's proto.h, so that a layout
+ * mistake there shows up as a test failure.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -10,6 +10,8 @@
 #define FAKE_WIRE_H
 
 #include <stdint.h>
+
+#include "bytes.h"
 
 /* IU type codes (byte 0). */
 enum {
@@ -118,42 +120,6 @@ enum { DESC_NONE = 0, DESC_DIRECT = 1, DESC_INDIRECT = 2, DESC_IMM = 3 };
 
 #define DESC_LEN	16	/* va (8), key (4), len (4) */
 #define IDESC_HDR_LEN	20	/* table descriptor (16), total len (4) */
-
-static inline uint16_t get_be16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static inline uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static inline uint64_t get_be64(const uint8_t *p)
-{
-	return (uint64_t)get_be32(p) << 32 | get_be32(p + 4);
-}
-
-static inline void put_be16(uint8_t *p, uint16_t v)
-{
-	p[0] = v >> 8;
-	p[1] = v;
-}
-
-static inline void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = v >> 24;
-	p[1] = v >> 16;
-	p[2] = v >> 8;
-	p[3] = v;
-}
-
-static inline void put_be64(uint8_t *p, uint64_t v)
-{
-	put_be32(p, v >> 32);
-	put_be32(p + 4, v);
-}
 
 /* Tags are opaque: echo the 8 bytes exactly as received. */
 static inline void copy_tag(uint8_t *dst, const uint8_t *src)

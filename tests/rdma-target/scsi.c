@@ -1,24 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * srp-fake-target: a tiny read-only in-memory SCSI disk.
+ * The lab targets' LUN 0: a tiny in-memory SCSI disk, shared by
+ * srp-fake-target and rogue-iser.
  *
  * LUN 0 is LUN_BLOCKS blocks of LUN_BLOCK bytes; each block starts with its
  * LBA (big-endian, 8 bytes) so a reader can tell blocks apart. It answers
  * what the Linux LUN scan and sd probe send (INQUIRY with a few VPD pages,
- * REPORT LUNS, READ CAPACITY 10/16, MODE SENSE 6/10 with the write-protect
- * bit set, TEST UNIT READY, SYNCHRONIZE CACHE) and reads. Writes and
- * anything else end in CHECK CONDITION. Vendor-specific opcodes (0xc0 and
- * up), which the lab sends with sg_raw to trigger a lie, succeed: without
- * data, with data-out (not fetched), or with data-in from the LUN's start.
+ * REPORT LUNS, READ CAPACITY 10/16, MODE SENSE 6/10, TEST UNIT READY,
+ * SYNCHRONIZE CACHE), reads, and on a writable disk (scsi_disk.writable)
+ * WRITE (10/16); read-only, MODE SENSE sets the write-protect bit and
+ * writes end in DATA PROTECT. Anything else ends in CHECK CONDITION.
+ * Vendor-specific opcodes (0xc0 and up), which the lab sends with sg_raw
+ * to trigger a lie, succeed: without data, with data-out (not fetched), or
+ * with data-in from the LUN's start.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
 #include <string.h>
 
 #include "scsi.h"
-#include "wire.h"
+#include "bytes.h"
 
 uint8_t lun_data[LUN_BYTES];
+
+struct scsi_disk scsi_disk = {
+	.vendor = "FAKESRP",
+	.product = "HOSTILE TARGET",
+	.serial = "fake0001",
+};
 
 enum {
 	KEY_ILLEGAL_REQUEST	= 0x05,
@@ -65,8 +74,8 @@ static void inquiry(const uint8_t *cdb, struct scsi_result *r)
 		d[3] = 0x02;			/* response data format */
 		d[4] = 36 - 5;
 		d[7] = 0x02;			/* CmdQue */
-		pad(d + 8, "FAKESRP", 8);
-		pad(d + 16, "HOSTILE TARGET", 16);
+		pad(d + 8, scsi_disk.vendor, 8);
+		pad(d + 16, scsi_disk.product, 16);
 		pad(d + 32, "0001", 4);
 		reply(r, 36, alloc);
 		return;
@@ -81,21 +90,48 @@ static void inquiry(const uint8_t *cdb, struct scsi_result *r)
 		return;
 	case 0x80:				/* unit serial number */
 		d[3] = 8;
-		memcpy(d + 4, "fake0001", 8);
+		pad(d + 4, scsi_disk.serial, 8);
 		reply(r, 12, alloc);
 		return;
 	}
 	scsi_sense(r, KEY_ILLEGAL_REQUEST, 0x24, 0);
 }
 
-static void read_blocks(uint64_t lba, uint32_t n, struct scsi_result *r)
+/* Every block starts with its LBA. */
+void scsi_fill(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < LUN_BLOCKS; i++)
+		put_be64(lun_data + (size_t)i * LUN_BLOCK, i);
+}
+
+static int lba_ok(uint64_t lba, uint32_t n, struct scsi_result *r)
 {
 	if (lba > LUN_BLOCKS || n > LUN_BLOCKS - lba) {
 		scsi_sense(r, KEY_ILLEGAL_REQUEST, 0x21, 0);	/* LBA range */
-		return;
+		return 0;
 	}
+	return 1;
+}
+
+static void read_blocks(uint64_t lba, uint32_t n, struct scsi_result *r)
+{
+	if (!lba_ok(lba, n, r))
+		return;
 	r->data = lun_data + lba * LUN_BLOCK;
 	r->data_len = n * LUN_BLOCK;
+}
+
+/* The data is the caller's to fetch and store (@write_lba, @write_blocks). */
+static void write_blocks(uint64_t lba, uint32_t n, struct scsi_result *r)
+{
+	if (!scsi_disk.writable)
+		scsi_sense(r, KEY_DATA_PROTECT, 0x27, 0);	/* protected */
+	else if (lba_ok(lba, n, r)) {
+		r->write_lba = lba;
+		r->write_blocks = n;
+	}
 }
 
 /**
@@ -132,13 +168,20 @@ void scsi_exec(const uint8_t *lun, const uint8_t *cdb, int data_out,
 		r->fit = 1;
 		return;
 	}
-	if (data_out) {
+	if (data_out && !scsi_disk.writable) {
 		scsi_sense(r, KEY_DATA_PROTECT, 0x27, 0);	/* protected */
 		return;
 	}
 	switch (cdb[0]) {
 	case 0x00:				/* TEST UNIT READY */
 	case 0x35:				/* SYNCHRONIZE CACHE (10) */
+	case 0x91:				/* SYNCHRONIZE CACHE (16) */
+		return;
+	case 0x2a:				/* WRITE (10) */
+		write_blocks(get_be32(cdb + 2), get_be16(cdb + 7), r);
+		return;
+	case 0x8a:				/* WRITE (16) */
+		write_blocks(get_be64(cdb + 2), get_be32(cdb + 10), r);
 		return;
 	case 0x12:
 		inquiry(cdb, r);
@@ -161,12 +204,12 @@ void scsi_exec(const uint8_t *lun, const uint8_t *cdb, int data_out,
 		return;
 	case 0x1a:				/* MODE SENSE (6): header */
 		d[0] = 3;
-		d[2] = 0x80;			/* write protected */
+		d[2] = scsi_disk.writable ? 0 : 0x80;	/* write protected */
 		reply(r, 4, cdb[4]);
 		return;
 	case 0x5a:				/* MODE SENSE (10): header */
 		d[1] = 6;
-		d[3] = 0x80;
+		d[3] = scsi_disk.writable ? 0 : 0x80;
 		reply(r, 8, get_be16(cdb + 7));
 		return;
 	case 0x08:				/* READ (6) */
