@@ -8,55 +8,22 @@
 FAKE_PORT=5556
 FAKE_ID=0x0002c903000fa4e0
 FAKE_LOG=/tmp/srp-fake-target.log
-FAKE_PID=
 # The fake target: the lab's tools directory, or FAKE_BIN from the caller.
 : "${FAKE_BIN:=/lab/tools/srp-fake-target}"
 
-# hostile_have_fake: the fake target binary is there and runs.
-hostile_have_fake() {
-	local out
-	[ -x "$FAKE_BIN" ] || { echo "no $FAKE_BIN"; return 1; }
-	out=$("$FAKE_BIN" -h 2>&1)
-	echo "$out" | grep -q '^usage' || { echo "$out"; return 1; }
-}
+hostile_have_fake() { lab_target_have "$FAKE_BIN"; }
 
 # hostile_fake_start MODE [OPTIONS...]: (re)start the fake target.
 hostile_fake_start() {
 	local mode=$1
 	shift
-	hostile_fake_stop
-	: > $FAKE_LOG
-	"$FAKE_BIN" -a $IP0 -p $FAKE_PORT "$@" "$mode" >> $FAKE_LOG 2>&1 &
-	FAKE_PID=$!
-	lab_wait 20 grep -q '^LISTEN' $FAKE_LOG || {
-		lab_note "srp-fake-target $mode did not start:"
-		sed 's/^/    /' $FAKE_LOG
-		return 1
-	}
+	lab_target_start $FAKE_LOG "$FAKE_BIN" -a $IP0 -p $FAKE_PORT "$@" "$mode"
 }
 
-# hostile_fake_stop: stop the fake target (it disconnects its channels).
-hostile_fake_stop() {
-	[ -n "$FAKE_PID" ] || return 0
-	kill "$FAKE_PID" 2>/dev/null
-	wait "$FAKE_PID" 2>/dev/null
-	FAKE_PID=
-}
-
-# hostile_fake_saw REGEX [SECS]: the fake target logged a line matching
-# REGEX (extended), waiting up to SECS (default 10) seconds for it.
-hostile_fake_saw() {
-	lab_wait "${2:-10}" grep -Eq "$1" $FAKE_LOG || {
-		echo "fake target log has no /$1/:"
-		tail -20 $FAKE_LOG
-		return 1
-	}
-}
-
-# hostile_fake_count REGEX: how many lines of the fake target log match.
-hostile_fake_count() {
-	grep -Ec "$1" $FAKE_LOG
-}
+# The fake target's log (lib.sh lab_target_*).
+hostile_fake_stop() { lab_target_stop; }
+hostile_fake_saw() { lab_target_saw "$@"; }
+hostile_fake_count() { lab_target_count "$1"; }
 
 # hostile_target_string [EXTRA]: the add_target string for the fake target.
 hostile_target_string() {
@@ -151,21 +118,9 @@ hostile_trigger_out() {
 		/dev/$sg c0 00 00 00 00 00 >/tmp/sg_raw.out 2>&1
 }
 
-# hostile_probe_failed [SECS]: the fake target's stale-rkey probe (-P)
-# ran within SECS (default 30) and its work request failed; a probe that
-# succeeded, or that could not run (no descriptor, no connection), fails.
-hostile_probe_failed() {
-	local line
-	hostile_fake_saw '^PROBE ' "${1:-30}" || return 1
-	line=$(grep -m1 '^PROBE ' $FAKE_LOG)
-	echo "$line"
-	case "$line" in
-	*" status=success" | *" status=no data descriptor" | \
-	*" status=connection gone" | *" status=no other connection" | \
-	*" status=another probe still pending")
-		return 1 ;;
-	esac
-}
+# hostile_probe_failed [SECS]: lab_target_probe_failed for the fake
+# target's probe (-P).
+hostile_probe_failed() { lab_target_probe_failed "$@"; }
 
 # hostile_usable: the host answers TEST UNIT READY and one 4 KiB O_DIRECT
 # read of the LUN's start carries the fake target's pattern.
@@ -181,16 +136,7 @@ hostile_rport_running() {
 # hostile_read_ok BS COUNT: COUNT reads of BS bytes (dd sizes: 64K, 1M)
 # from the start of the LUN with O_DIRECT; every 512-byte block begins
 # with its LBA.
-hostile_read_ok() {
-	local blocks
-	blocks=$(( $(numfmt --from=iec "$1") / 512 * $2 ))
-	timeout 120 dd if=/dev/$HOSTILE_DEV bs=$1 count=$2 iflag=direct status=none |
-		od -An -v -tx1 -w512 |
-		awk '{ s = $1 $2 $3 $4 $5 $6 $7 $8
-		       if (s != sprintf("%016x", NR - 1)) { print "block " NR - 1 ": " s; bad = 1; exit }
-		       n = NR }
-		     END { if (bad || n != '"$blocks"') { print n " blocks read"; exit 1 } }'
-}
+hostile_read_ok() { lab_target_lun_ok $HOSTILE_DEV "$@"; }
 
 # hostile_pattern_ok BLOCKS: the first BLOCKS blocks of the LUN, read in
 # 64 KiB requests, each begin with their LBA.

@@ -1,59 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
 # Rogue iSER target helpers (sourced after /lab/lib.sh): run rogue-iser
-# (tests/rogue-iser/) on $IP0 at port $ROGUE_PORT in one of its modes, log
-# in to it with iscsiadm -I iser, and look at what it saw.
+# (tests/rogue-iser/) on $IP0 at port $ROGUE_PORT in one of its modes and
+# log in to it with iscsiadm -I iser; what it saw: lab_target_saw.
 . /lab/lib-iser.sh
 
 ROGUE_PORT=3261
 ROGUE_IQN=iqn.2026-12.org.example:rogue
 ROGUE_LOG=/tmp/rogue-iser.log
-ROGUE_PID=
 ROGUE_DEV=
 : "${ROGUE_BIN:=/lab/tools/rogue-iser}"
 
-# rogue_have: the rogue target binary is there and runs.
-rogue_have() {
-	local out
-	[ -x "$ROGUE_BIN" ] || { echo "no $ROGUE_BIN"; return 1; }
-	out=$("$ROGUE_BIN" -h 2>&1)
-	echo "$out" | grep -q '^usage' || { echo "$out"; return 1; }
-}
+rogue_have() { lab_target_have "$ROGUE_BIN"; }
 
 # rogue_start MODE [OPTIONS...]: (re)start the rogue target.
 rogue_start() {
 	local mode=$1
 	shift
-	rogue_stop
-	: > $ROGUE_LOG
-	"$ROGUE_BIN" -a $IP0 -p $ROGUE_PORT "$@" "$mode" >> $ROGUE_LOG 2>&1 &
-	ROGUE_PID=$!
-	lab_wait 20 grep -q '^LISTEN' $ROGUE_LOG || {
-		lab_note "rogue-iser $mode did not start:"
-		sed 's/^/    /' $ROGUE_LOG
-		return 1
-	}
+	lab_target_start $ROGUE_LOG "$ROGUE_BIN" -a $IP0 -p $ROGUE_PORT "$@" "$mode"
 }
-
-# rogue_stop: stop the rogue target (it disconnects its connections).
-rogue_stop() {
-	[ -n "$ROGUE_PID" ] || return 0
-	kill "$ROGUE_PID" 2>/dev/null
-	wait "$ROGUE_PID" 2>/dev/null
-	ROGUE_PID=
-}
-
-# rogue_saw REGEX [SECS]: the rogue target logged a line matching REGEX
-# (extended), waiting up to SECS (default 10) seconds for it.
-rogue_saw() {
-	lab_wait "${2:-10}" grep -Eq "$1" $ROGUE_LOG || {
-		echo "rogue target log has no /$1/:"
-		tail -20 $ROGUE_LOG
-		return 1
-	}
-}
-
-rogue_count() { grep -Ec "$1" $ROGUE_LOG; }
 
 # rogue_session: sysfs name of the session to the rogue target.
 rogue_session() {
@@ -103,7 +68,7 @@ rogue_logout() {
 			--logout >/dev/null || ret=1
 	fi
 	_rogue_iscsiadm -o delete >/dev/null 2>&1
-	rogue_stop
+	lab_target_stop
 	ROGUE_DEV=
 	rogue_session >/dev/null && { echo "session left"; return 1; }
 	return $ret
@@ -118,17 +83,8 @@ rogue_trigger() {
 }
 
 # rogue_read_ok BS COUNT: COUNT O_DIRECT reads of BS bytes from the start
-# of the LUN; every 512-byte block begins with its LBA.
-rogue_read_ok() {
-	local blocks
-	blocks=$(( $(numfmt --from=iec "$1") / 512 * $2 ))
-	timeout 120 dd if=/dev/$ROGUE_DEV bs=$1 count=$2 iflag=direct status=none |
-		od -An -v -tx1 -w512 |
-		awk '{ s = $1 $2 $3 $4 $5 $6 $7 $8
-		       if (s != sprintf("%016x", NR - 1)) { print "block " NR - 1 ": " s; bad = 1; exit }
-		       n = NR }
-		     END { if (bad || n != '"$blocks"') { print n " blocks read"; exit 1 } }'
-}
+# of the LUN carry the LBA pattern.
+rogue_read_ok() { lab_target_lun_ok $ROGUE_DEV "$@"; }
 
 # rogue_usable: the disk answers TEST UNIT READY (after a reconnect, if
 # one is under way) and 64 KiB read back carry the pattern.

@@ -130,6 +130,89 @@ lab_wait() {
 	done
 }
 
+# The lab's lying targets (srp-fake-target from tests/fake-target,
+# rogue-iser from tests/rogue-iser, both on tests/rdma-target) run in the
+# background, one at a time, with one line per event in LAB_TARGET_LOG:
+# LISTEN once they listen, PROBE for a stale-rkey probe. LAB_TARGET_LOG
+# stays readable after lab_target_stop.
+LAB_TARGET_PID=
+LAB_TARGET_LOG=
+
+# lab_target_have BIN: the target binary is there and runs.
+lab_target_have() {
+	local out
+	[ -x "$1" ] || { echo "no $1"; return 1; }
+	out=$("$1" -h 2>&1)
+	echo "$out" | grep -q '^usage' || { echo "$out"; return 1; }
+}
+
+# lab_target_start LOG BIN [ARGS...]: (re)start the target BIN with ARGS,
+# its output in LOG (emptied first), and wait until it listens.
+lab_target_start() {
+	LAB_TARGET_LOG=$1
+	shift
+	lab_target_stop
+	: > "$LAB_TARGET_LOG"
+	"$@" >> "$LAB_TARGET_LOG" 2>&1 &
+	LAB_TARGET_PID=$!
+	lab_wait 20 grep -q '^LISTEN' "$LAB_TARGET_LOG" || {
+		lab_note "${1##*/} ${*:2} did not start:"
+		sed 's/^/    /' "$LAB_TARGET_LOG"
+		return 1
+	}
+}
+
+# lab_target_stop: stop the target (it disconnects its connections).
+lab_target_stop() {
+	[ -n "$LAB_TARGET_PID" ] || return 0
+	kill "$LAB_TARGET_PID" 2>/dev/null
+	wait "$LAB_TARGET_PID" 2>/dev/null
+	LAB_TARGET_PID=
+}
+
+# lab_target_saw REGEX [SECS]: the target logged a line matching REGEX
+# (extended), waiting up to SECS (default 10) seconds for it.
+lab_target_saw() {
+	lab_wait "${2:-10}" grep -Eq "$1" "$LAB_TARGET_LOG" || {
+		echo "${LAB_TARGET_LOG##*/} has no /$1/:"
+		tail -20 "$LAB_TARGET_LOG"
+		return 1
+	}
+}
+
+# lab_target_count REGEX: how many lines of the target's log match.
+lab_target_count() { grep -Ec "$1" "$LAB_TARGET_LOG"; }
+
+# lab_target_probe_failed [SECS]: the target's stale-rkey probe ran within
+# SECS (default 30) and its work request failed; a probe that succeeded,
+# or that could not run (no descriptor, no connection), fails.
+lab_target_probe_failed() {
+	local line
+	lab_target_saw '^PROBE ' "${1:-30}" || return 1
+	line=$(grep -m1 '^PROBE ' "$LAB_TARGET_LOG")
+	echo "$line"
+	case "$line" in
+	*" status=success" | *" status=no data descriptor" | \
+	*" status=connection gone" | *" status=no other connection" | \
+	*" status=another probe still pending")
+		return 1 ;;
+	esac
+}
+
+# lab_target_lun_ok DEV BS COUNT: COUNT O_DIRECT reads of BS bytes (dd
+# sizes: 64K, 1M) from the start of the target's LUN on DEV; every 512-byte
+# block begins with its LBA (tests/rdma-target/scsi.c).
+lab_target_lun_ok() {
+	local blocks
+	blocks=$(( $(numfmt --from=iec "$2") / 512 * $3 ))
+	timeout 120 dd if=/dev/$1 bs=$2 count=$3 iflag=direct status=none |
+		od -An -v -tx1 -w512 |
+		awk '{ s = $1 $2 $3 $4 $5 $6 $7 $8
+		       if (s != sprintf("%016x", NR - 1)) { print "block " NR - 1 ": " s; bad = 1; exit }
+		       n = NR }
+		     END { if (bad || n != '"$blocks"') { print n " blocks read"; exit 1 } }'
+}
+
 lab_net_up() {
 	[ -e /sys/class/infiniband/$RXE1 ] && return 0
 	modprobe dummy numdummies=0

@@ -16,7 +16,7 @@
 # rogue_want MODE: MODE is to run (ROGUE_ONLY unset, or names it).
 rogue_want() { [ -z "${ROGUE_ONLY:-}" ] || [[ ":$ROGUE_ONLY:" == *":$1:"* ]]; }
 
-# rogue_login and rogue_logout set variables (ROGUE_DEV, ROGUE_PID): not
+# rogue_login and rogue_logout set variables (ROGUE_DEV, LAB_TARGET_PID): not
 # in check's subshell.
 rogue_login_check() {
 	if rogue_login; then pass "$1"; else fail "$1" "no session or no disk"; fi
@@ -24,7 +24,7 @@ rogue_login_check() {
 rogue_logout_check() {
 	local out
 	if out=$(rogue_logout 2>&1); then pass "$1"; else fail "$1" "$out"; fi
-	rogue_stop
+	lab_target_stop
 }
 
 lab_net_up
@@ -38,7 +38,7 @@ if rogue_want ok; then
 	rogue_start ok
 	rogue_login_check "ok: login and disk"
 	check "ok: the initiator offered Send with Invalidate" \
-		rogue_saw "^CONNECT conn=1 .*send_inv=offered"
+		lab_target_saw "^CONNECT conn=1 .*send_inv=offered"
 	check "ok: 1 MiB read matches the pattern" rogue_read_ok 64K 16
 	check "ok: the trigger succeeds" rogue_trigger
 	check "ok: fio verify randrw QD32" lab_fio_verify "$ROGUE_DEV" \
@@ -63,21 +63,19 @@ if rogue_want datain-status; then
 		lab_log_mark
 		rogue_trigger 30 &
 		trig=$!
-		check "$m: the trigger reached the target" rogue_saw "^STALL conn=1"
+		check "$m: the trigger reached the target" lab_target_saw "^STALL conn=1"
 		(for i in $(seq 100); do sg_turs /dev/$ROGUE_DEV || break; done) \
 			>/dev/null 2>&1 &
 		turs=$!
 		check "$m: Data-In with status sent with the receive queue empty" \
-			rogue_saw "^DATAIN_STATUS conn=1" 30
+			lab_target_saw "^DATAIN_STATUS conn=1" 30
 		wait $trig
 		rc=$?
-		kill -USR1 $ROGUE_PID
+		kill -USR1 $LAB_TARGET_PID
 		check "$m: the command succeeds (sg_raw rc=$rc)" test $rc -eq 0
 		check "$m: it completed after the target resumed" \
-			rogue_saw "^UNSTALL conn=1" 0
-		check "$m: the stale-rkey probe ran" rogue_saw "^PROBE conn=1 .*status=" 20
-		check "$m: the stale-rkey probe failed" \
-			rogue_saw "^PROBE conn=1 .*status=[^s]" 0
+			lab_target_saw "^UNSTALL conn=1" 0
+		check "$m: the stale-rkey probe failed" lab_target_probe_failed 20
 		wait $turs
 		check "$m: LUN usable" rogue_usable
 	else
@@ -105,12 +103,12 @@ rogue_case() {
 	lab_log_mark
 	rogue_trigger 10
 	rc=$?
-	check "$m: rogue target told the lie" rogue_saw "^LIE $m conn=1"
+	check "$m: rogue target told the lie" lab_target_saw "^LIE $m conn=1"
 	check "$m: kernel log says so" lab_log_has "$IP0:$ROGUE_PORT: $why"
-	check "$m: the session logged in again" rogue_saw "^LOGGED_IN conn=2" 60
+	check "$m: the session logged in again" lab_target_saw "^LOGGED_IN conn=2" 60
 	if [ $rc -eq 0 ]; then
 		check "$m: the command succeeded only on the new connection" \
-			rogue_saw "^TRIGGER conn=2 "
+			lab_target_saw "^TRIGGER conn=2 "
 	else
 		pass "$m: the command failed (sg_raw rc=$rc)"
 	fi
@@ -138,17 +136,17 @@ if rogue_want inv-other; then
 		lab_log_mark
 		rogue_trigger 10 &
 		trig=$!
-		check "$m: the first trigger is held" rogue_saw "^HELD conn=1"
+		check "$m: the first trigger is held" lab_target_saw "^HELD conn=1"
 		rogue_trigger 10
 		rc2=$?
 		wait $trig
 		rc1=$?
-		check "$m: rogue target told the lie" rogue_saw "^LIE $m conn=1 .*"
+		check "$m: rogue target told the lie" lab_target_saw "^LIE $m conn=1 .*"
 		check "$m: kernel log says so" \
 			lab_log_has "$IP0:$ROGUE_PORT: target invalidated rkey 0x[0-9a-f]+, not"
-		check "$m: the session logged in again" rogue_saw "^LOGGED_IN conn=2" 60
+		check "$m: the session logged in again" lab_target_saw "^LOGGED_IN conn=2" 60
 		check "$m: no trigger succeeded on the connection that lied (rc $rc1 $rc2)" \
-			eval "[ $rc1 -ne 0 -a $rc2 -ne 0 ] || rogue_saw '^TRIGGER conn=2 '"
+			eval "[ $rc1 -ne 0 -a $rc2 -ne 0 ] || lab_target_saw '^TRIGGER conn=2 '"
 		check "$m: LUN usable" rogue_usable
 	else
 		fail "$m: login"
@@ -169,7 +167,7 @@ if rogue_want login-huge; then
 	rogue_start $m
 	lab_log_mark
 	if rogue_login; then fail "$m: login fails"; else pass "$m: login fails"; fi
-	check "$m: rogue target told the lie" rogue_saw "^LIE $m conn=1"
+	check "$m: rogue target told the lie" lab_target_saw "^LIE $m conn=1"
 	check "$m: kernel log says so" \
 		lab_log_has "$IP0:$ROGUE_PORT: receive failed: local length error"
 	rogue_logout_check "$m: logout"
@@ -185,7 +183,7 @@ if rogue_want small-mrdsl; then
 	rogue_start $m
 	if rogue_login; then
 		check "$m: negotiated as asked" \
-			rogue_saw "^LOGGED_IN conn=1 mrdsl=512 initial_r2t=0 immediate=1 first_burst=65536"
+			lab_target_saw "^LOGGED_IN conn=1 mrdsl=512 initial_r2t=0 immediate=1 first_burst=65536"
 		check "$m: fio 256 KiB writes QD32, verify" lab_fio_verify "$ROGUE_DEV" \
 			--rw=write --bs=256k --iodepth=32 --size=8m --loops=4
 		check "$m: Data-Out DataSN and offsets continuous" \
