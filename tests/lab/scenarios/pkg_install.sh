@@ -69,11 +69,20 @@ loaded_build_id() {
 	echo "${hex:32:n}"
 }
 
-# file_build_id KO: the GNU build ID in the ELF note section of KO.
+# dkms_file MOD: the file DKMS installed for MOD (compressed as the
+# kernel's own modules are: .ko.xz on trixie's 6.12, .ko on bookworm's 6.1).
+dkms_file() {
+	ls /lib/modules/$KVER/updates/dkms/$1.ko /lib/modules/$KVER/updates/dkms/$1.ko.* 2>/dev/null | head -1
+}
+
+# file_build_id KO: the GNU build ID in the ELF note section of KO
+# (decompressed first if it is a .ko.xz).
 file_build_id() {
 	python3 - "$1" <<'PY'
-import struct, sys
+import lzma, struct, sys
 d = open(sys.argv[1], "rb").read()
+if sys.argv[1].endswith(".xz"):
+    d = lzma.decompress(d)
 shoff, = struct.unpack_from("<Q", d, 0x28)
 shentsize, shnum, shstrndx = struct.unpack_from("<HHH", d, 0x3a)
 def sh(i):
@@ -93,7 +102,7 @@ PY
 # package (PKG_MODE=modules), or from the file DKMS installed (dkms).
 packaged_build_id() {
 	if [ "$MODE" = dkms ]; then
-		file_build_id /lib/modules/$KVER/updates/dkms/$1.ko
+		file_build_id "$(dkms_file $1)"
 	else
 		awk -v m="$1" '$1 == m { print $2 }' $DEBS/build-ids
 	fi
@@ -193,12 +202,12 @@ if [ "$MODE" = dkms ]; then
 		sh -c "dkms status rdma-initiators/$version -k $KVER | grep -q ': installed'"
 fi
 for m in rdi_core ib_srp ib_iser; do
-	f=/lib/modules/$KVER/updates/dkms/$m.ko
+	f=$(dkms_file $m)
 	if [ "$MODE" = dkms ]; then
-		check "$m: $f installed by DKMS" test -f $f
+		check "$m: ${f:-updates/dkms/$m.ko*} installed by DKMS" test -f "$f"
 		echo "$m $(file_build_id $f)" >> /tmp/pkg-build-ids
 	else
-		check "$m: $f installed, owned by $MODPKG" \
+		check "$m: ${f:-updates/dkms/$m.ko*} installed, owned by $MODPKG" \
 			sh -c "test -f $f && dpkg -S $f | grep -q '^$MODPKG:'"
 	fi
 	check "$m: modprobe resolves it to the package's file" \
