@@ -488,6 +488,11 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
  * again by then and take its own timeout for a failure of the new
  * connection.
  *
+ * A failure of a channel that is logging in breaks that login
+ * (%SRP_CH_LOGIN_BROKEN): srp_ch_mark_up() then refuses to mark it
+ * connected, so that a disconnect that arrives between the login response
+ * and the end of the login is not lost.
+ *
  * Return: whether @ch was connected, so that of several reporters of one
  * failure (a failed completion, a CM disconnect) only the first acts on it.
  * Context: any; takes @ch->lock.
@@ -500,12 +505,78 @@ bool srp_ch_mark_down(struct srp_channel *ch)
 	spin_lock_irqsave(&ch->lock, flags);
 	was_connected = ch->connected;
 	ch->connected = false;
+	if (ch->login == SRP_CH_LOGIN_RUNNING)
+		ch->login = SRP_CH_LOGIN_BROKEN;
 	if (was_connected && ch->tmf_tag) {
 		ch->tmf_status = -ENOTCONN;
 		complete(&ch->tmf_done);
 	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 	return was_connected;
+}
+
+/**
+ * srp_ch_login_start() - a login of @ch is about to send its request
+ * @ch: channel, not connected
+ *
+ * From now until srp_ch_mark_up() or srp_ch_login_end(), a failure
+ * reported on @ch breaks the login (srp_ch_mark_down()).
+ */
+void srp_ch_login_start(struct srp_channel *ch)
+{
+	spin_lock_irq(&ch->lock);
+	ch->login = SRP_CH_LOGIN_RUNNING;
+	spin_unlock_irq(&ch->lock);
+}
+
+/**
+ * srp_ch_login_broken() - did @ch fail during the login under way?
+ * @ch: channel
+ *
+ * Context: any; takes @ch->lock.
+ * Return: true when a failure was reported on @ch since its login started.
+ */
+bool srp_ch_login_broken(struct srp_channel *ch)
+{
+	unsigned long flags;
+	bool broken;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	broken = ch->login == SRP_CH_LOGIN_BROKEN;
+	spin_unlock_irqrestore(&ch->lock, flags);
+	return broken;
+}
+
+/**
+ * srp_ch_mark_up() - end a successful login: mark @ch connected
+ * @ch: channel whose login is under way
+ *
+ * Return: true, or false when @ch failed during the login: it stays
+ * disconnected and the login must fail.
+ */
+bool srp_ch_mark_up(struct srp_channel *ch)
+{
+	bool up;
+
+	spin_lock_irq(&ch->lock);
+	up = ch->login == SRP_CH_LOGIN_RUNNING;
+	ch->login = SRP_CH_LOGIN_NONE;
+	ch->connected = up;
+	spin_unlock_irq(&ch->lock);
+	return up;
+}
+
+/**
+ * srp_ch_login_end() - end a failed login of @ch
+ * @ch: channel, not connected
+ *
+ * Failures reported from now on are those of a channel that is down.
+ */
+void srp_ch_login_end(struct srp_channel *ch)
+{
+	spin_lock_irq(&ch->lock);
+	ch->login = SRP_CH_LOGIN_NONE;
+	spin_unlock_irq(&ch->lock);
 }
 
 /**

@@ -65,6 +65,10 @@ void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
 int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 		  struct ib_send_wr *prefix);
 bool srp_ch_mark_down(struct srp_channel *ch);
+void srp_ch_login_start(struct srp_channel *ch);
+bool srp_ch_login_broken(struct srp_channel *ch);
+bool srp_ch_mark_up(struct srp_channel *ch);
+void srp_ch_login_end(struct srp_channel *ch);
 void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what);
 
 /**

@@ -188,20 +188,22 @@ void srp_ka_init(struct srp_channel *ch)
  * srp_ka_login_probe() - try the probe on a channel that just logged in
  * @ch: channel whose QP is ready to send and that is not connected yet
  *
- * Waits up to a keep-alive period for the probe. A target that refuses it
- * has our QP in the error state now; keep-alive is turned off for it, once,
- * and the caller logs in again.
+ * Waits up to a keep-alive period for the probe, less if the channel
+ * fails meanwhile (a disconnect from a target whose QP does not answer).
+ * A target that refuses it has our QP in the error state now; keep-alive
+ * is turned off for it, once, and the caller logs in again.
  *
  * Context: process context, may sleep.
  * Return: 0 when keep-alive is off or the probe was answered,
- * %SRP_CM_RETRY_NO_KA when the target refused it, or a negative errno.
+ * %SRP_CM_RETRY_NO_KA when the target refused it, -ECONNRESET when the
+ * channel failed before the probe completed, or another negative errno.
  */
 int srp_ka_login_probe(struct srp_channel *ch)
 {
 	struct srp_target *target = ch->target;
 	enum ib_wc_status status;
 	unsigned long deadline;
-	bool probing;
+	bool probing, broken;
 	int ret;
 
 	if (!srp_ka_enabled(target))
@@ -222,9 +224,13 @@ int srp_ka_login_probe(struct srp_channel *ch)
 		spin_lock_irq(&ch->lock);
 		probing = ch->ka.probing;
 		status = ch->ka.status;
+		broken = ch->login == SRP_CH_LOGIN_BROKEN;
 		spin_unlock_irq(&ch->lock);
 		if (!probing)
 			break;
+		/* The target disconnected meanwhile: no answer will come. */
+		if (broken)
+			return -ECONNRESET;
 		if (time_after(jiffies, deadline)) {
 			shost_printk(KERN_ERR, target->shost,
 				     "channel %u: no answer to the keep-alive probe within %u s of the login\n",

@@ -195,15 +195,23 @@ void srp_cm_login_reject(struct srp_channel *ch, const void *data, u8 len)
  * srp_cm_disconnected() - the target (or the fabric) closed the channel
  * @ch: channel
  *
- * Context: CM handler.
+ * A connected channel is recovered; one still logging in fails that login
+ * (srp_ch_mark_down()), and this says why.
+ *
+ * Context: CM handler, receive completion (SRP_T_LOGOUT).
  */
 void srp_cm_disconnected(struct srp_channel *ch)
 {
-	if (!srp_ch_mark_down(ch))
-		return;
-	shost_printk(KERN_WARNING, ch->target->shost,
-		     "channel %u: disconnected by the target\n", ch->idx);
-	ch->target->ch_ops->failed(ch);
+	if (srp_ch_mark_down(ch)) {
+		shost_printk(KERN_WARNING, ch->target->shost,
+			     "channel %u: disconnected by the target\n",
+			     ch->idx);
+		ch->target->ch_ops->failed(ch);
+	} else if (srp_ch_login_broken(ch)) {
+		shost_printk(KERN_WARNING, ch->target->shost,
+			     "channel %u: disconnected by the target during login\n",
+			     ch->idx);
+	}
 }
 
 /**
@@ -233,6 +241,7 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 	srp_fill_login_params(ch, &p, multich, it_iu_len, imm);
 	reinit_completion(&ch->login_done);
 	ch->status = -ETIMEDOUT;
+	srp_ch_login_start(ch);
 	ret = target->cm->connect(ch, &p);
 	if (ret) {
 		shost_printk(KERN_ERR, target->shost,
@@ -269,9 +278,14 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 	if (ret)
 		goto err_disconnect;
 
-	spin_lock_irq(&ch->lock);
-	ch->connected = true;
-	spin_unlock_irq(&ch->lock);
+	/* Nobody else acts on a failure before this: see srp_ch_mark_down(). */
+	if (!srp_ch_mark_up(ch)) {
+		shost_printk(KERN_ERR, target->shost,
+			     "channel %u: the channel failed before its login completed\n",
+			     ch->idx);
+		ret = -ECONNRESET;
+		goto err_disconnect;
+	}
 	srp_ka_start(ch);
 	trace_srp_login(ch, ch->req_lim, ch->max_it_iu_len, ch->max_ti_iu_len,
 			ch->use_imm_data);
@@ -280,6 +294,7 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 err_disconnect:
 	target->cm->disconnect(ch);
 err_release:
+	srp_ch_login_end(ch);
 	srp_ch_release(ch);
 	return ret;
 }

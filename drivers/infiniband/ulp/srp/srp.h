@@ -91,6 +91,26 @@ struct srp_cm_ops;
 struct srp_ch_ops;
 
 /**
+ * enum srp_ch_login - a channel's login, between request and connected
+ * @SRP_CH_LOGIN_NONE:    no login under way
+ * @SRP_CH_LOGIN_RUNNING: the login request went out; the channel is not
+ *                        connected yet, but its QP may be live
+ * @SRP_CH_LOGIN_BROKEN:  the channel failed while logging in (the target
+ *                        disconnected or logged out, a completion failed,
+ *                        a credit grant was wrong): that login must fail,
+ *                        since nobody else will act on the failure
+ *
+ * The reporters of a failure act only on a connected channel
+ * (srp_ch_mark_down()); one that fails before it is connected is the
+ * login's to handle.
+ */
+enum srp_ch_login {
+	SRP_CH_LOGIN_NONE,
+	SRP_CH_LOGIN_RUNNING,
+	SRP_CH_LOGIN_BROKEN,
+};
+
+/**
  * struct srp_keepalive - liveness watch of one channel (keepalive.c)
  * @work:      runs at the channel's next deadline while it is connected
  * @cqe:       completion entry of the probe
@@ -127,10 +147,11 @@ struct srp_keepalive {
  * @cq:          receive completion queue from the CQ pool (softirq)
  * @cq_size:     entries requested for @cq
  * @send_cq:     send completion queue of the channel's own (softirq)
- * @lock:        protects @free_tx, @req_lim and @connected
+ * @lock:        protects @free_tx, @req_lim, @connected and @login
  * @free_tx:     send IUs not in use
  * @req_lim:     credits granted by the target and not yet used
  * @connected:   the channel may carry new commands
+ * @login:       where a login of the channel stands (enum srp_ch_login)
  * @tx_ring:     all send IUs (@target->queue_size of them)
  * @rx_ring:     all receive IUs
  * @rx_count:    number of entries in @rx_ring
@@ -168,6 +189,7 @@ struct srp_channel {
 	struct list_head	free_tx;
 	s32			req_lim;
 	bool			connected;
+	enum srp_ch_login	login;
 
 	struct srp_iu		**tx_ring;
 	struct srp_iu		**rx_ring;
