@@ -520,16 +520,24 @@ static void srp_handle_aer_req(struct srp_channel *ch, const void *buf,
 	scsi_device_put(sdev);
 }
 
+/*
+ * The target logs the channel out. One too short to carry a reason is
+ * still a logout: the target will not serve the channel any longer.
+ */
 static void srp_handle_t_logout(struct srp_channel *ch, const void *buf,
 				u32 len)
 {
-	u32 reason = 0;
+	u32 reason;
 	u64 tag;
 
-	srp_parse_t_logout(buf, len, &tag, &reason);
-	shost_printk(KERN_WARNING, ch->target->shost,
-		     "channel %u: target logged out: %s (%#x); reconnecting\n",
-		     ch->idx, srp_t_logout_text(reason), reason);
+	if (srp_parse_t_logout(buf, len, &tag, &reason))
+		shost_printk(KERN_WARNING, ch->target->shost,
+			     "channel %u: target logged out with a malformed SRP_T_LOGOUT (%u bytes, %zu expected); reconnecting\n",
+			     ch->idx, len, sizeof(struct srp_iu_t_logout));
+	else
+		shost_printk(KERN_WARNING, ch->target->shost,
+			     "channel %u: target logged out: %s (%#x); reconnecting\n",
+			     ch->idx, srp_t_logout_text(reason), reason);
 	srp_cm_disconnected(ch);
 }
 
@@ -557,6 +565,11 @@ void srp_cmd_recv(struct srp_channel *ch, const void *buf, u32 len)
 		break;
 	case SRP_IU_T_LOGOUT:
 		srp_handle_t_logout(ch, buf, len);
+		break;
+	case -EPROTO:
+		srp_printk_rl(KERN_WARNING, ch->target->shost,
+			      "channel %u: empty IU (a SEND of 0 bytes) ignored\n",
+			      ch->idx);
 		break;
 	default:
 		srp_printk_rl(KERN_WARNING, ch->target->shost,

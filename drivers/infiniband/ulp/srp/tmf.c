@@ -131,10 +131,15 @@ void srp_tmf_response(struct srp_channel *ch, const struct srp_rsp_info *rsp)
 		ch->tmf_status = code < 0 ? -EPROTO : code;
 	spin_unlock_irqrestore(&ch->lock, flags);
 
-	if (match)
-		complete(&ch->tmf_done);
-	else
+	if (!match) {
 		srp_printk_rl(KERN_WARNING, ch->target->shost,
 			      "channel %u: stale task management response %#llx\n",
 			      ch->idx, rsp->tag);
+		return;
+	}
+	if (code < 0)
+		srp_printk_rl(KERN_ERR, ch->target->shost,
+			      "channel %u: task management response %#llx without response data: the function failed\n",
+			      ch->idx, rsp->tag);
+	complete(&ch->tmf_done);
 }
