@@ -3,7 +3,8 @@
  * srp-fake-target: an SRP target over RDMA/CM that misbehaves on purpose.
  *
  *   srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] [-x]
- *                   [-I LEN] [-J N[,M...]] [-T] [-L MS] [-P MS [-X]] MODE
+ *                   [-I LEN] [-J N[,M...]] [-T | -t HOW] [-L MS] [-P MS [-X]]
+ *                   MODE
  *
  * It listens with rdma_cm on ADDR:PORT (default 0.0.0.0:5556). A login
  * request arrives as the private data of the CM REQ in the 56-byte RDMA/CM
@@ -29,6 +30,7 @@
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,12 +57,13 @@ enum mode {
 	M_RSP_OPCODE, M_RSP_EMPTY, M_RSP_REQLIM0, M_RSP_REQLIM_NEG,
 	M_RSP_TI0, M_RSP_TI_HUGE, M_RSP_IT_TINY, M_RSP_IT_SMALL,
 	M_RSP_BUFFMT0, M_RSP_DIRECT_ONLY, M_RSP_INDIRECT_ONLY,
-	M_NO_REMOTE_WRITE,
+	M_NO_REMOTE_WRITE, M_DREQ_EARLY,
 	/* data phase */
 	M_OK, M_DROP, M_SENSE_OVERFLOW, M_RESP_OVERFLOW, M_TAG_HIGH,
 	M_TAG_OTHER, M_DUP, M_CREDIT_NEG, M_CREDIT_HUGE, M_BAD_OPCODE,
 	M_TRUNCATED, M_OVERSIZE, M_T_LOGOUT, M_AER, M_AER_BAD, M_CRED_REQ,
-	M_DISCONNECT, M_RESID_HUGE,
+	M_DISCONNECT, M_RESID_HUGE, M_TAG_XCHAN, M_T_LOGOUT_SHORT,
+	M_ZERO_SEND, M_CRED_FLOOD,
 };
 
 static const struct {
@@ -79,7 +82,7 @@ static const struct {
 	{ "rej-unknown",    M_REJ, 0x0001abcd, "SRP_LOGIN_REJ with an undefined reason" },
 	{ "rej-iu-once",    M_REJ_IU_ONCE, 0x00010002, "IT IU length too large once, then accept a smaller one" },
 	{ "cm-reject",	    M_CM_REJECT, 0, "CM reject without SRP_LOGIN_REJ" },
-	{ "silent",	    M_SILENT, 0, "never answer the CM REQ" },
+	{ "silent",	    M_SILENT, 0, "never answer the CM REQ (with -L MS: accept it MS ms late)" },
 	{ "rsp-opcode",	    M_RSP_OPCODE, 0, "accept; LOGIN_RSP with opcode SRP_RSP" },
 	{ "rsp-empty",	    M_RSP_EMPTY, 0, "accept without private data" },
 	{ "rsp-reqlim0",    M_RSP_REQLIM0, 0, "LOGIN_RSP granting 0 credits" },
@@ -92,6 +95,7 @@ static const struct {
 	{ "rsp-direct-only", M_RSP_DIRECT_ONLY, 0, "LOGIN_RSP supporting direct descriptors only" },
 	{ "rsp-indirect-only", M_RSP_INDIRECT_ONLY, 0, "LOGIN_RSP supporting indirect descriptors only" },
 	{ "no-remote-write", M_NO_REMOTE_WRITE, 0, "a correct target whose RC QP grants no remote access (RDMA WRITE to it is NAKed)" },
+	{ "dreq-early",	    M_DREQ_EARLY, 0, "accept with a QP that never answers, and disconnect once established" },
 	{ "ok",		    M_OK, 0, "no lie: a correct target" },
 	{ "drop",	    M_DROP, 0, "never answer the command" },
 	{ "sense-overflow", M_SENSE_OVERFLOW, 0, "SRP_RSP whose sense length runs past the IU" },
@@ -110,6 +114,21 @@ static const struct {
 	{ "cred-req",	    M_CRED_REQ, 0, "SRP_CRED_REQ (+1 credit), then the SRP_RSP" },
 	{ "disconnect",	    M_DISCONNECT, 0, "disconnect instead of the SRP_RSP" },
 	{ "resid-huge",	    M_RESID_HUGE, 0, "SRP_RSP with a data-in residual of 0x80000000, beyond any transfer" },
+	{ "tag-xchan",	    M_TAG_XCHAN, 0, "the SRP_RSP over another connection of the initiator" },
+	{ "t-logout-short", M_T_LOGOUT_SHORT, 0, "a 4-byte SRP_T_LOGOUT instead of the SRP_RSP" },
+	{ "zero-send",	    M_ZERO_SEND, 0, "a SEND of zero bytes, then the SRP_RSP" },
+	{ "cred-flood",	    M_CRED_FLOOD, 0, "1000 SRP_CRED_REQs (+1 credit each), then the SRP_RSP" },
+};
+
+/* How task management functions are answered (-T, -t). */
+enum tmf_lie { TMF_OK, TMF_SILENT, TMF_WRONG_TAG, TMF_NO_DATA, TMF_LATE };
+
+static const char *const tmf_lies[] = {
+	[TMF_OK]	= "ok",
+	[TMF_SILENT]	= "silent",
+	[TMF_WRONG_TAG]	= "wrong-tag",
+	[TMF_NO_DATA]	= "no-data",
+	[TMF_LATE]	= "late",
 };
 
 /*
@@ -155,11 +174,22 @@ static int serve_ext;		/* -x: fetch external descriptor tables */
 static uint32_t it_iu_cap = RECV_SIZE;	/* -I: max_it_iu_len announced */
 static char reject_logins[64];	/* -J: ",N,M," logins to reject */
 static int logins;
-static int tmf_silent;		/* -T: leave task management unanswered */
+static enum tmf_lie tmf_lie;	/* -T, -t: how task management is answered */
 static int late_ms = -1;	/* -L: answer a withheld response late */
 static int probe_ms = -1;	/* -P: stale-rkey probe delay */
 static int probe_cross;		/* -X: probe over another connection */
 static struct action actions[MAX_ACTIONS];
+
+/* A login request held back by silent -L, to be accepted late. */
+struct held_login {
+	struct rdma_cm_id	*id;	/* NULL: slot free */
+	long long		due;	/* now_ms() */
+	int			n;	/* login number */
+	uint8_t			req[LREQ_LEN];
+	uint8_t			rd_depth;
+};
+
+static struct held_login held[RT_MAX_CONNS];
 
 /* ---- login ---- */
 
@@ -222,6 +252,29 @@ static void build_login_rsp(uint8_t *rsp, const uint8_t *req,
 	}
 }
 
+static void accept_login(struct rdma_cm_id *id, const uint8_t *req,
+			 uint8_t rd_depth);
+
+/* Hold a login request back, to accept it late_ms from now (silent -L). */
+static void hold_login(struct rdma_cm_id *id, const uint8_t *req,
+		       uint8_t rd_depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < RT_MAX_CONNS && held[i].id; i++)
+		;
+	if (i == RT_MAX_CONNS) {
+		say("ERROR too many held logins");
+		return;		/* keep the id; never answer */
+	}
+	held[i].id = id;
+	held[i].due = now_ms() + late_ms;
+	held[i].n = logins;
+	held[i].rd_depth = rd_depth;
+	memcpy(held[i].req, req, LREQ_LEN);
+	say("SILENT held for %d ms", late_ms);
+}
+
 /*
  * A login request. Its event is acknowledged already (an id can only be
  * destroyed once its events are), so the private data comes as a copy.
@@ -229,10 +282,7 @@ static void build_login_rsp(uint8_t *rsp, const uint8_t *req,
 static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 			       unsigned int req_len, uint8_t rd_depth)
 {
-	struct rdma_conn_param cp = {};
-	uint8_t rsp[LRSP_LEN];
 	uint32_t it_iu_len;
-	struct conn *c;
 	char nstr[16];
 
 	if (req_len < LREQ_LEN || req[LREQ_OPCODE] != IU_LOGIN_REQ) {
@@ -270,18 +320,38 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 		rdma_destroy_id(id);
 		return;
 	case M_SILENT:
+		if (late_ms >= 0) {
+			hold_login(id, req, rd_depth);
+			return;
+		}
 		say("SILENT");
 		return;		/* keep the id; never answer */
 	default:
 		break;
 	}
+	accept_login(id, req, rd_depth);
+}
+
+/* Accept login request REQ on ID with an SRP_LOGIN_RSP (lying per mode). */
+static void accept_login(struct rdma_cm_id *id, const uint8_t *req,
+			 uint8_t rd_depth)
+{
+	uint32_t it_iu_len = get_be32(req + LREQ_IT_IU_LEN);
+	struct rdma_conn_param cp = {};
+	uint8_t rsp[LRSP_LEN];
+	struct conn *c;
+	int access = -1;
 
 	/*
 	 * no-remote-write: a QP of our own that grants no remote access
-	 * (rdma_cm would grant remote write whenever it moves a QP)
+	 * (rdma_cm would grant remote write whenever it moves a QP);
+	 * dreq-early: one of our own left in INIT, where it answers nothing
 	 */
-	c = rt_conn_new(id, mode == M_NO_REMOTE_WRITE ? IBV_ACCESS_LOCAL_WRITE :
-							-1);
+	if (mode == M_NO_REMOTE_WRITE)
+		access = IBV_ACCESS_LOCAL_WRITE;
+	else if (mode == M_DREQ_EARLY)
+		access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+	c = rt_conn_new(id, access);
 	if (!c)
 		return;
 	build_login_rsp(rsp, req, it_iu_len < it_iu_cap ? it_iu_len : it_iu_cap);
@@ -297,7 +367,16 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 	say("ACCEPT conn=%d req_lim=%u max_it_iu_len=%u max_ti_iu_len=%u",
 	    c->n, get_be32(rsp + LRSP_REQ_LIM), get_be32(rsp + LRSP_MAX_IT),
 	    get_be32(rsp + LRSP_MAX_TI));
-	rt_accept(c, &cp, rd_depth);
+	if (mode != M_DREQ_EARLY) {
+		rt_accept(c, &cp, rd_depth);
+		return;
+	}
+	/* rt_accept() would move our QP to RTS */
+	cp.qp_num = c->qp->qp_num;
+	if (rdma_accept(c->id, &cp)) {
+		say("ERROR conn=%d rdma_accept: %s", c->n, strerror(errno));
+		rt_conn_free(c);
+	}
 }
 
 /* ---- data phase ---- */
@@ -427,12 +506,13 @@ static int data_in(struct conn *c, const uint8_t *iu, uint32_t len,
 	return 0;
 }
 
-static void send_t_logout(struct conn *c)
+/* SRP_T_LOGOUT, its first LEN bytes. */
+static void send_t_logout(struct conn *c, uint32_t len)
 {
 	uint8_t iu[TLO_LEN] = { IU_T_LOGOUT };
 
 	put_be32(iu + TLO_REASON, 0x01);	/* inactive RDMA channel */
-	rt_send(c, iu, sizeof(iu));
+	rt_send(c, iu, len);
 }
 
 static void send_aer(struct conn *c, int bad)
@@ -447,13 +527,69 @@ static void send_aer(struct conn *c, int bad)
 	rt_send(c, iu, sizeof(iu));
 }
 
-static void send_cred_req(struct conn *c)
+/* SRP_CRED_REQ number N (from 1) granting one credit, tagged "CRED" + N. */
+static int send_cred_req(struct conn *c, uint32_t n)
 {
 	uint8_t iu[CRQ_LEN] = { IU_CRED_REQ };
 
 	put_be32(iu + CRQ_REQ_LIM, 1);
-	put_be64(iu + CRQ_TAG, 0x4352454400000001ULL);	/* "CRED" */
-	rt_send(c, iu, sizeof(iu));
+	put_be64(iu + CRQ_TAG, 0x4352454400000000ULL | n);	/* "CRED" */
+	return rt_send(c, iu, sizeof(iu));
+}
+
+/*
+ * CRED_FLOOD SRP_CRED_REQs in a row, as fast as the initiator answers
+ * them: at most FLOOD_WINDOW unanswered at a time (fewer than our
+ * receives, so the answers never meet a receive queue without a buffer,
+ * and fewer than the initiator's send IUs). Before each, the initiator's
+ * SRP_CRED_RSPs (and anything else) are received and handled.
+ */
+#define CRED_FLOOD	1000
+#define FLOOD_WINDOW	16
+
+static int flooding;
+static uint32_t flood_answered;	/* SRP_CRED_RSPs seen while flooding */
+
+static void send_cred_flood(struct conn *c)
+{
+	long long end = now_ms() + 20000;
+	uint32_t n;
+
+	if (flooding)
+		return;
+	flooding = 1;
+	flood_answered = 0;
+	for (n = 1; n <= CRED_FLOOD; n++) {
+		do {
+			rt_drain(c);
+			rt_poll_sends(c, 0);
+		} while ((c->sq_inflight >= NSEND / 4 ||
+			  n - 1 - flood_answered >= FLOOD_WINDOW) &&
+			 now_ms() < end);
+		if (now_ms() >= end || send_cred_req(c, n)) {
+			say("ERROR conn=%d CRED_REQ flood stuck after %u", c->n,
+			    n - 1);
+			break;
+		}
+	}
+	say("CRED_FLOOD conn=%d sent=%u", c->n, n - 1);
+	flooding = 0;
+}
+
+static int conn_up(const struct conn *c)
+{
+	return c && c->established && !c->disconnecting;
+}
+
+/* A connection that is up, other than C. */
+static struct conn *other_conn(const struct conn *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < RT_MAX_CONNS; i++)
+		if (conns[i] != c && conn_up(conns[i]))
+			return conns[i];
+	return NULL;
 }
 
 /*
@@ -464,6 +600,7 @@ static int lie(struct conn *c, uint8_t *good, uint32_t len)
 {
 	uint8_t iu[SEND_SIZE];
 	uint64_t tag = get_be64(good + RSP_TAG);
+	struct conn *other;
 
 	memcpy(iu, good, len);
 	switch (mode) {
@@ -515,14 +652,34 @@ static int lie(struct conn *c, uint8_t *good, uint32_t len)
 		rt_send(c, iu, TI_IU_LEN + 64);
 		return 0;
 	case M_T_LOGOUT:
-		send_t_logout(c);
+		send_t_logout(c, TLO_LEN);
+		return 0;
+	case M_T_LOGOUT_SHORT:
+		send_t_logout(c, 4);
+		return 0;
+	case M_ZERO_SEND:
+		rt_send(c, iu, 0);
+		return 1;
+	case M_CRED_FLOOD:
+		send_cred_flood(c);
+		rt_send(c, iu, len);	/* GOOD's slot may be reused by now */
+		return 0;
+	case M_TAG_XCHAN:
+		other = other_conn(c);
+		if (!other) {
+			say("ERROR conn=%d tag-xchan: no other connection", c->n);
+			return 1;
+		}
+		say("XCHAN_RSP conn=%d via=%d tag=%#llx", c->n, other->n,
+		    (unsigned long long)tag);
+		rt_send(other, iu, len);
 		return 0;
 	case M_AER:
 	case M_AER_BAD:
 		send_aer(c, mode == M_AER_BAD);
 		return 1;
 	case M_CRED_REQ:
-		send_cred_req(c);
+		send_cred_req(c, 1);
 		return 1;
 	case M_DISCONNECT:
 		c->disconnecting = 1;
@@ -585,16 +742,26 @@ static void cmd_first_desc(const uint8_t *iu, uint32_t len,
 		r->op = PROBE_NONE;
 }
 
-/* The withheld SRP_RSP of a lied-about command, late (-L). */
+/*
+ * The withheld SRP_RSP of a lied-about command, late (-L); or the answer to
+ * a task management function (-t late), which goes over another connection
+ * (the initiator's new one) when its own is gone by then.
+ */
 static void late_rsp(const struct cmd_ref *r)
 {
 	struct conn *c = rt_conn_by_n(r->probe.conn);
+	char via[16] = "";
 
-	if (!c || !c->established || c->disconnecting) {
+	if (!conn_up(c) && tmf_lie == TMF_LATE && r->probe.tag >> 63) {
+		c = other_conn(c);
+		if (c)
+			snprintf(via, sizeof(via), " via=%d", c->n);
+	}
+	if (!conn_up(c)) {
 		say("LATE_RSP conn=%d tag=%#llx not sent: connection gone",
 		    r->probe.conn, (unsigned long long)r->probe.tag);
 	} else {
-		say("LATE_RSP conn=%d tag=%#llx", r->probe.conn,
+		say("LATE_RSP conn=%d%s tag=%#llx", r->probe.conn, via,
 		    (unsigned long long)r->probe.tag);
 		rt_send(c, r->rsp, r->rsp_len);
 	}
@@ -602,7 +769,40 @@ static void late_rsp(const struct cmd_ref *r)
 		act_add(ACT_PROBE, now_ms() + probe_ms, r);
 }
 
-/* Run the late answers and probes that are due. */
+/* Accept the held logins that are due (silent -L). */
+static void run_held(long long now)
+{
+	struct rdma_cm_id *id;
+	unsigned int i;
+
+	for (i = 0; i < RT_MAX_CONNS; i++) {
+		if (!held[i].id || held[i].due > now)
+			continue;
+		id = held[i].id;
+		held[i].id = NULL;
+		say("LATE_ACCEPT n=%d", held[i].n);
+		accept_login(id, held[i].req, held[i].rd_depth);
+	}
+}
+
+/*
+ * dreq-early: disconnect every connection as soon as it is established,
+ * while the initiator still waits for our QP (left in INIT) to answer.
+ */
+static void dreq_early(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < RT_MAX_CONNS; i++) {
+		if (!conn_up(conns[i]))
+			continue;
+		say("DREQ_EARLY conn=%d", conns[i]->n);
+		conns[i]->disconnecting = 1;
+		rdma_disconnect(conns[i]->id);
+	}
+}
+
+/* Once a loop round: the late answers, probes and accepts that are due. */
 static void run_actions(void)
 {
 	long long now = now_ms();
@@ -610,6 +810,9 @@ static void run_actions(void)
 	unsigned int i;
 	int kind;
 
+	if (mode == M_DREQ_EARLY)
+		dreq_early();
+	run_held(now);
 	for (i = 0; i < MAX_ACTIONS; i++) {
 		kind = actions[i].kind;
 		if ((kind != ACT_LATE_RSP && kind != ACT_PROBE) ||
@@ -638,6 +841,13 @@ static int actions_wait(int limit)
 				limit = d < 0 ? 0 : (int)d;
 		}
 	}
+	for (i = 0; i < RT_MAX_CONNS; i++) {
+		if (!held[i].id)
+			continue;
+		d = held[i].due - now;
+		if (d < limit)
+			limit = d < 0 ? 0 : (int)d;
+	}
 	return limit;
 }
 
@@ -658,7 +868,7 @@ static void lie_followup(struct conn *c, const uint8_t *iu, uint32_t len,
 
 	memcpy(r.rsp, good, good_len);
 	cmd_first_desc(iu, len, &r.probe);
-	if (late_ms >= 0 && mode == M_DROP)
+	if (late_ms >= 0 && mode == M_DROP && tmf_lie != TMF_LATE)
 		act_add(ACT_WAIT_ABORT, 0, &r);
 	else if (late_ms >= 0 && mode == M_T_LOGOUT)
 		act_add(ACT_LATE_RSP, now_ms() + late_ms, &r);
@@ -744,24 +954,53 @@ static void on_cmd(struct conn *c, const uint8_t *iu, uint32_t len)
 	rt_post_send(c, slot, rsp_len(out), 0);
 }
 
+/*
+ * A task management function: answered "complete", or as -T / -t say: not
+ * at all, with another tag, without response data, or late_ms late.
+ */
 static void on_tsk_mgmt(struct conn *c, const uint8_t *iu, uint32_t len)
 {
-	unsigned int slot = rt_next_slot(c);
-	uint8_t *out = rt_send_buf(c, slot);
+	static const char *const how[] = {
+		[TMF_OK]	= "",
+		[TMF_SILENT]	= " unanswered",
+		[TMF_WRONG_TAG]	= " answered with another tag",
+		[TMF_NO_DATA]	= " answered without response data",
+		[TMF_LATE]	= " answered late",
+	};
+	struct cmd_ref r = {
+		.probe.conn = c->n,
+		.probe.tag = get_be64(iu + TMF_TAG),
+		.rsp_len = RSP_LEN + 4,
+	};
+	uint8_t *out = r.rsp;
 
 	if (len < TMF_LEN)
 		return;
 	say("TSK_MGMT conn=%d func=%#x task_tag=%#llx%s", c->n, iu[TMF_FUNC],
-	    (unsigned long long)get_be64(iu + TMF_TASK_TAG),
-	    tmf_silent ? " unanswered" : "");
+	    (unsigned long long)get_be64(iu + TMF_TASK_TAG), how[tmf_lie]);
 	if (iu[TMF_FUNC] == 0x01)		/* ABORT TASK */
 		abort_seen(c, get_be64(iu + TMF_TASK_TAG));
-	if (tmf_silent)
+	if (tmf_lie == TMF_SILENT)
 		return;
 	build_rsp(out, iu + TMF_TAG, 1, NULL, RSP_F_RSPVALID, 0);
 	put_be32(out + RSP_RESP_LEN, 4);
 	memset(out + RSP_LEN, 0, 4);		/* TMF complete */
-	rt_post_send(c, slot, RSP_LEN + 4, 0);
+	switch (tmf_lie) {
+	case TMF_WRONG_TAG:
+		put_be64(out + RSP_TAG, r.probe.tag ^ 0x10000);
+		break;
+	case TMF_NO_DATA:
+		out[RSP_FLAGS] = 0;
+		put_be32(out + RSP_RESP_LEN, 0);
+		r.rsp_len = RSP_LEN;
+		break;
+	case TMF_LATE:
+		act_add(ACT_LATE_RSP, now_ms() + late_ms, &r);
+		return;
+	default:
+		break;
+	}
+	rt_send(c, out, r.rsp_len);
 }
 
 /* An IU in receive buffer IDX; the buffer is reposted at once. */
@@ -786,6 +1025,9 @@ static int on_recv(struct conn *c, const uint8_t *iu, uint32_t len,
 		say("I_LOGOUT conn=%d", c->n);
 		break;
 	case IU_CRED_RSP:
+		if (flooding)
+			flood_answered++;
+		/* fall through */
 	case IU_AER_RSP:
 		say("%s conn=%d tag=%#llx",
 		    iu[0] == IU_CRED_RSP ? "CRED_RSP" : "AER_RSP", c->n,
@@ -805,7 +1047,7 @@ static void usage(void)
 
 	fprintf(stderr,
 		"usage: srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] [-x] [-I LEN] [-J N[,M]]\n"
-		"                       [-T] [-L MS] [-P MS [-X]] MODE\n"
+		"                       [-T | -t HOW] [-L MS] [-P MS [-X]] MODE\n"
 		"  -a ADDR    listen address (default 0.0.0.0)\n"
 		"  -p PORT    RDMA/CM port (default 5556)\n"
 		"  -o OPCODE  CDB opcode whose answer lies (default 0xc0; any: every one)\n"
@@ -815,10 +1057,14 @@ static void usage(void)
 		"  -I LEN     announce at most LEN as max_it_iu_len (default %u)\n"
 		"  -J N[,M]   reject the logins numbered N, M, ... (insufficient\n"
 		"             resources), counting every LOGIN_REQ from 1\n"
-		"  -T         leave task management functions unanswered\n"
+		"  -T         leave task management functions unanswered (-t silent)\n"
+		"  -t HOW     answer task management functions: ok, silent,\n"
+		"             wrong-tag (another tag), no-data (no response data),\n"
+		"             late (MS ms late, -L)\n"
 		"  -L MS      answer late: send the withheld SRP_RSP of t-logout\n"
 		"             MS ms after the lie, of drop MS ms after the ABORT\n"
-		"             TASK naming the command\n"
+		"             TASK naming the command (unless -t late); with\n"
+		"             silent, accept the login MS ms after its request\n"
 		"  -P MS      stale-rkey probe: MS ms after the lied-about command's\n"
 		"             response (or the lie, if none), RDMA WRITE (data-in)\n"
 		"             or READ (data-out) its first data descriptor\n"
@@ -850,13 +1096,21 @@ int main(int argc, char **argv)
 	int opt, found = 0;
 	char what[128];
 
-	while ((opt = getopt(argc, argv, "a:p:o:n:xI:J:TL:P:Xh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:o:n:xI:J:Tt:L:P:Xh")) != -1) {
 		switch (opt) {
 		case 'x':
 			serve_ext = 1;
 			break;
 		case 'T':
-			tmf_silent = 1;
+			tmf_lie = TMF_SILENT;
+			break;
+		case 't':
+			for (i = 0; i < sizeof(tmf_lies) / sizeof(tmf_lies[0]); i++)
+				if (!strcmp(optarg, tmf_lies[i]))
+					break;
+			if (i == sizeof(tmf_lies) / sizeof(tmf_lies[0]))
+				usage();
+			tmf_lie = i;
 			break;
 		case 'L':
 			late_ms = strtol(optarg, NULL, 0);

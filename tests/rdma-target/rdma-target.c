@@ -558,18 +558,20 @@ int rt_accept(struct conn *c, struct rdma_conn_param *cp, uint8_t rd_depth)
 
 /* ---- the event loop ---- */
 
-static void poll_cq(struct conn *c)
+/**
+ * rt_drain() - handle the receives that completed on C (rt_target.recv)
+ * @c: the connection
+ *
+ * The event loop calls it on a completion event; a target may call it
+ * too, to take in what the initiator sends while it sends a long burst
+ * itself. Does not poll the send queue.
+ */
+void rt_drain(struct conn *c)
 {
-	struct ibv_cq *cq;
 	struct ibv_wc wc[16];
-	void *ctx;
 	int n, i;
 
-	if (ibv_get_cq_event(c->cc, &cq, &ctx))
-		return;
-	ibv_ack_cq_events(cq, 1);
-	ibv_req_notify_cq(cq, 0);
-	while ((n = ibv_poll_cq(cq, 16, wc)) > 0) {
+	while ((n = ibv_poll_cq(c->cq, 16, wc)) > 0) {
 		for (i = 0; i < n; i++) {
 			unsigned int idx = (uint32_t)wc[i].wr_id;
 
@@ -586,6 +588,18 @@ static void poll_cq(struct conn *c)
 				rt_post_recv(c, idx);
 		}
 	}
+}
+
+static void poll_cq(struct conn *c)
+{
+	struct ibv_cq *cq;
+	void *ctx;
+
+	if (ibv_get_cq_event(c->cc, &cq, &ctx))
+		return;
+	ibv_ack_cq_events(cq, 1);
+	ibv_req_notify_cq(cq, 0);
+	rt_drain(c);
 	rt_poll_sends(c, 0);
 }
 

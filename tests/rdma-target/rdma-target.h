@@ -144,6 +144,7 @@ struct conn *rt_conn_find(struct rdma_cm_id *id);
 struct conn *rt_conn_by_n(int n);
 
 int rt_poll_sends(struct conn *c, uint64_t wait_id);
+void rt_drain(struct conn *c);
 int rt_post_sq(struct conn *c, struct ibv_send_wr *wr);
 int rt_post_recv(struct conn *c, unsigned int i);
 unsigned int rt_next_slot(struct conn *c);
