@@ -62,7 +62,38 @@ fi
 check "rej-iu-once: logout" hostile_logout
 
 hostile_login_fails cm-reject "Connection refused" "rejected"
-hostile_login_fails silent "Connection timed out" "no answer to the login request"
+# No answer within the login timeout (20 s), then an accept 1 s after the
+# initiator gave up (silent -L): the login has failed with ETIMEDOUT and
+# stays failed; the late accept finds no one (the initiator's CM rejected
+# the request when the login destroyed its id) and leaves nothing behind.
+m="silent, accepted 21 s late"
+hostile_fake_start silent -L 21000 || fail "$m: fake target starts"
+lab_log_mark
+before=$(lab_srp_hosts)
+check "$m: add_target fails with 'Connection timed out'" \
+	srp_add_target_errno 0 "Connection timed out" "$(hostile_target_string)"
+check "$m: kernel log says why" lab_log_has "no answer to the login request"
+check "$m: the fake target accepted late" hostile_fake_saw "^LATE_ACCEPT n=1" 15
+# The accept fails at the target (the CM id is dead: no QP can be set
+# up on it, or rdma_accept fails, or the initiator's CM rejects the
+# REP); it must never reach ESTABLISHED.
+check "$m: the late accept went nowhere" \
+	hostile_fake_saw "^(ERROR conn=1 |CM RDMA_CM_EVENT_(REJECTED|CONNECT_ERROR|UNREACHABLE) conn=1)" 15
+check "$m: no connection was established" \
+	test "$(hostile_fake_count '^CM RDMA_CM_EVENT_ESTABLISHED')" -eq 0
+check "$m: no SCSI host or rport left" hostile_no_hosts
+for h in $(lab_srp_hosts); do
+	echo "$before" | grep -qx "$h" || srp_logout "$h"
+done
+hostile_fake_stop
+
+# The target disconnects as soon as it is connected, while the login still
+# waits for its QP (which never answers: it is left in INIT): the DREQ,
+# which arrives before the channel is marked connected, fails the login at
+# once (issue 16, finding 8) instead of being lost.
+hostile_login_fails dreq-early "Connection reset by peer" \
+	"channel 0: disconnected by the target during login"
+check "dreq-early: the target disconnected once established" hostile_fake_saw "^DREQ_EARLY conn=1"
 
 for m in rsp-opcode rsp-empty rsp-reqlim0 rsp-reqlim-neg rsp-ti0 rsp-it-tiny; do
 	hostile_login_fails $m "Protocol error" "malformed SRP_LOGIN_RSP"

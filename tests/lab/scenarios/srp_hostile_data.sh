@@ -106,6 +106,94 @@ fi
 check "resid-huge: logout" hostile_logout
 check "resid-huge: no SCSI host or rport left" hostile_no_hosts
 
+# A SEND of zero bytes before the response: ignored, and said so (it used
+# to be logged as an IU of whatever type the buffer held before).
+hostile_case zero-send ok "empty IU \(a SEND of 0 bytes\) ignored"
+# An SRP_T_LOGOUT of 4 bytes: still a logout, logged as malformed (it used
+# to be logged as "no reason given").
+hostile_case t-logout-short retried \
+	"target logged out with a malformed SRP_T_LOGOUT \(4 bytes, 16 expected\)" "^LOGIN_REQ n=2"
+
+# A thousand SRP_CRED_REQs (+1 credit each) before the response, 16
+# unanswered at a time: each is answered with its own tag, the command
+# completes, no reconnect.
+if hostile_login cred-flood; then
+	hostile_trigger 30
+	rc=$?
+	check "cred-flood: the lied-about command succeeds (sg_raw rc=$rc)" test $rc -eq 0
+	check "cred-flood: fake target sent 1000 SRP_CRED_REQs" hostile_fake_saw "^CRED_FLOOD conn=1 sent=1000"
+	n=$(grep -c '^CRED_RSP conn=1 tag=0x43524544' $FAKE_LOG)
+	check "cred-flood: every one answered ($n SRP_CRED_RSPs)" test "$n" -eq 1000
+	check "cred-flood: the last one answered with its tag" \
+		hostile_fake_saw "^CRED_RSP conn=1 tag=0x43524544000003e8$"
+	check "cred-flood: kernel log has no unanswered request" lab_log_lacks "no IU to answer"
+	check "cred-flood: LUN still usable" hostile_usable
+	check "cred-flood: no reconnect" test "$(hostile_fake_count '^LOGIN_REQ')" -eq 1
+else
+	fail "cred-flood: login"
+fi
+check "cred-flood: logout" hostile_logout
+check "cred-flood: no SCSI host or rport left" hostile_no_hosts
+
+# Two channels: the response to a command comes over the other channel.
+# Its tag names a command the receiving channel never sent: logged and
+# dropped; the command times out and is aborted on its own channel.
+HOSTILE_EXTRA=ch_count=2
+if hostile_login tag-xchan; then
+	timeout 120 taskset -c 0 sg_raw -R -t 2 /dev/$HOSTILE_DEV c0 00 00 00 00 00 >/tmp/sg_raw.out 2>&1
+	rc=$?
+	check "tag-xchan: the command fails (sg_raw rc=$rc)" test $rc -ne 0
+	check "tag-xchan: the response went over the other channel" \
+		hostile_fake_saw "^XCHAN_RSP conn=[12] via=[12] "
+	check "tag-xchan: kernel log says so" lab_log_has "SRP_RSP for unknown or completed tag"
+	check "tag-xchan: the abort reached the target" hostile_fake_saw "^TSK_MGMT .*func=0x1 "
+	check "tag-xchan: LUN still usable" hostile_usable
+	check "tag-xchan: no reconnect" test "$(hostile_fake_count '^LOGIN_REQ')" -eq 2
+else
+	fail "tag-xchan: login"
+fi
+check "tag-xchan: logout" hostile_logout
+check "tag-xchan: no SCSI host or rport left" hostile_no_hosts
+HOSTILE_EXTRA=
+
+# log_within SECS REGEX: the kernel log has REGEX within SECS seconds.
+log_within() {
+	lab_wait "$1" lab_log_has "$2" || lab_log_has "$2"
+}
+
+# tmf_lie HOW DMESG_REGEX [FAKE OPTIONS...]: the trigger goes unanswered
+# (2 s SCSI timeout) and the ABORT TASK is answered as HOW says (-t): the
+# command fails, the kernel log says what was wrong, the error handler
+# ends in a reconnect and the LUN is usable again.
+tmf_lie() {
+	local how=$1 why=$2 rc
+	shift 2
+	if ! hostile_login drop -t "$how" "$@"; then
+		fail "TMF $how: login"
+		hostile_logout
+		return
+	fi
+	hostile_trigger 2
+	rc=$?
+	check "TMF $how: the command fails (sg_raw rc=$rc)" test $rc -ne 0
+	check "TMF $how: the ABORT TASK was $how" hostile_fake_saw "^TSK_MGMT .*func=0x1 .*answered"
+	[ "$how" = late ] && check "TMF late: the answer went out" \
+		hostile_fake_saw "^LATE_RSP conn=1( via=[0-9]+)? tag=0x8" 20
+	check "TMF $how: kernel log says so" log_within 10 "$why"
+	check "TMF $how: reconnect" hostile_fake_saw "^LOGIN_REQ n=2" 30
+	check "TMF $how: rport running" lab_wait 60 hostile_rport_running
+	check "TMF $how: LUN still usable" hostile_usable
+	check "TMF $how: logout" hostile_logout
+	check "TMF $how: no SCSI host or rport left" hostile_no_hosts
+}
+# Another tag: not this function's answer; it times out (5 s).
+tmf_lie wrong-tag "stale task management response"
+# No response data: the function failed (abort, then LUN reset), said so.
+tmf_lie no-data "task management response 0x[0-9a-f]+ without response data: the function failed"
+# 8 s late, after the function timed out and the host reconnected: over
+# whichever connection is up then; stale either way.
+tmf_lie late "stale task management response" -L 8000
+
 # An unknown IU before every response, under reads: the data stays right.
 if hostile_login bad-opcode -o any -n -1; then
 	pass "bad-opcode on every command: login and LUN scan"
