@@ -62,12 +62,15 @@ fi
 check "rej-iu-once: logout" hostile_logout
 
 hostile_login_fails cm-reject "Connection refused" "rejected"
-# No answer within the login timeout (20 s), then an accept 1 s after the
+# No answer within the login timeout (20 s), then an accept 5 s after the
 # initiator gave up (silent -L): the login has failed with ETIMEDOUT and
 # stays failed; the late accept finds no one (the initiator's CM rejected
 # the request when the login destroyed its id) and leaves nothing behind.
-m="silent, accepted 21 s late"
-hostile_fake_start silent -L 21000 || fail "$m: fake target starts"
+# An accept only 1 s after the timeout was taken in one of two boots:
+# on a loaded machine the login's waiter ran more than a second late and
+# found the completion already there, which is not a fault.
+m="silent, accepted 25 s late"
+hostile_fake_start silent -L 25000 || fail "$m: fake target starts"
 lab_log_mark
 before=$(lab_srp_hosts)
 check "$m: add_target fails with 'Connection timed out'" \
