@@ -228,7 +228,7 @@ int srp_ka_login_probe(struct srp_channel *ch)
 		spin_unlock_irq(&ch->lock);
 		if (!probing)
 			break;
-		/* The target disconnected meanwhile: no answer will come. */
+		/* The channel failed meanwhile (a DREQ, say): no answer comes. */
 		if (broken)
 			return -ECONNRESET;
 		if (time_after(jiffies, deadline)) {
