@@ -90,6 +90,11 @@ fi
 # failed and the session logged in again, that the trigger did not
 # succeed on the connection that lied (it either fails or is retried on
 # the new one), that the LUN is usable and that logout leaves nothing.
+# A connection that failed believes nothing more from the target: in
+# async-bad and nopin-data the trigger's correct SCSI Response follows
+# the lie, and ib_iser completed the trigger with it on the failed
+# connection until it dropped what comes after the failure (boot
+# 20261203-082033: "TRIGGER conn=2" missing, sg_raw rc=0).
 rogue_case() {
 	local m=$1 why=$2 rc
 	shift 2

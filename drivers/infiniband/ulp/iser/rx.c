@@ -17,6 +17,12 @@
  * invalidated may belong to another command, whose buffer the driver would
  * otherwise still believe registered.
  *
+ * Once the connection has failed, nothing more the target sends is
+ * believed or delivered, as libiscsi stops receiving on a failed
+ * connection (ISCSI_CONN_FLAG_SUSPEND_RX): the commands still outstanding
+ * end with the connection, after its QP is drained, and are retried on
+ * the next one.
+ *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
 
@@ -47,12 +53,22 @@ static const char *iser_rx_err_text(int err)
 	}
 }
 
+/* The connection failed, or is being torn down: receive nothing more. */
+static bool iser_rx_stopped(struct iser_conn *ic, struct iscsi_conn *conn)
+{
+	return test_bit(ISER_CONN_F_ERROR, &ic->flags) ||
+	       (conn && test_bit(ISCSI_CONN_FLAG_SUSPEND_RX, &conn->flags));
+}
+
 /* Hand a received PDU to libiscsi and recycle its buffer. */
 static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
 			    struct iser_rx_desc *desc)
 {
 	struct iser_rx_pdu *pdu = &desc->pdu;
 	int ret;
+
+	if (unlikely(iser_rx_stopped(ic, conn)))
+		return;
 
 	if (pdu->opcode == ISCSI_OP_SCSI_CMD_RSP)
 		rdi_stat_add(&ic->stats, RDI_STAT_CMDS_DONE, 1);
@@ -234,6 +250,8 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		iser_wc_error(wc, "receive");
 		return;
 	}
+	if (unlikely(iser_rx_stopped(ic, conn)))
+		return;
 
 	/* Only what arrived: most PDUs carry no data, the buffer is large. */
 	ib_dma_sync_single_for_cpu(ibdev, desc->sge[0].addr, ISER_HDRS_LEN,
