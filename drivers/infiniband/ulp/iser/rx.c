@@ -28,6 +28,8 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/stringify.h>
+
 #include "iser.h"
 #include "trace.h"
 
@@ -52,6 +54,10 @@ static const char *iser_rx_err_text(int err)
 		return "rejected";
 	}
 }
+
+/* A failed receive into the login buffer (one cause: a longer login PDU). */
+#define ISER_LOGIN_RX_WHAT \
+	"receive into the " __stringify(ISER_LOGIN_DLEN) "-byte login buffer"
 
 /* The connection failed, or is being torn down: receive nothing more. */
 static bool iser_rx_stopped(struct iser_conn *ic, struct iscsi_conn *conn)
@@ -247,7 +253,8 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct iser_rx_pdu *pdu = &desc->pdu;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		iser_wc_error(wc, "receive");
+		iser_wc_error(wc, desc == ic->login_rx.desc ? ISER_LOGIN_RX_WHAT :
+							      "receive");
 		return;
 	}
 	if (unlikely(iser_rx_stopped(ic, conn)))
