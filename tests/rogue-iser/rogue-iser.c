@@ -35,12 +35,16 @@
 #include "rdma-target.h"
 #include "scsi.h"
 
-#define NRECV		48		/* receive buffers posted */
+#define WINDOW		32		/* commands at once: MaxCmdSN - ExpCmdSN + 1 */
+#define RX_EXTRA	16		/* receives beyond them: NOP-Out, TMF, ... */
+#define NRECV		(WINDOW + RX_EXTRA)
 #define ISER_HDR	28
 #define BHS		48
 #define HDRS		(ISER_HDR + BHS)
 #define RECV_DATA	(16384 + 1024)	/* data segment + AHS we take */
 #define RECV_SIZE	(HDRS + RECV_DATA)
+#define FIRST_BURST	65536		/* FirstBurstLength we take at most */
+#define PINGS_MAX	8		/* abort-stall: NOP-Ins unanswered at once */
 #define NSEND		128
 #define SEND_DATA	12288		/* room for an oversized login response */
 #define SEND_SIZE	(HDRS + SEND_DATA)
@@ -68,7 +72,7 @@ enum {
 enum mode {
 	M_OK, M_DATAIN_STATUS, M_INV_OTHER, M_INV_UNOFFERED, M_DSL_OVER,
 	M_AHS_OVERRUN, M_BAD_OPCODE, M_LOGIN_HUGE, M_NOPIN_DATA, M_ASYNC_BAD,
-	M_SMALL_MRDSL,
+	M_SMALL_MRDSL, M_ABORT_STALL,
 };
 
 static const struct {
@@ -87,6 +91,7 @@ static const struct {
 	{ "nopin-data", M_NOPIN_DATA, "an unsolicited NOP-In (TTT set) with 100 bytes of data, then the SCSI Response" },
 	{ "async-bad", M_ASYNC_BAD, "an async message whose data segment length runs past the bytes sent, then the SCSI Response" },
 	{ "small-mrdsl", M_SMALL_MRDSL, "MaxRecvDataSegmentLength=512, InitialR2T=No, FirstBurstLength=65536: checks DataSN and buffer offset of every Data-Out" },
+	{ "abort-stall", M_ABORT_STALL, "hold the trigger; when an ABORT TASK names it, let the receive queue run empty (NOP-Ins the initiator answers use it up, one answer more waits), answer \"function complete\", repost the receives -s seconds later" },
 };
 
 /* A write collecting its unsolicited data. */
@@ -113,16 +118,30 @@ struct iconn {
 	int		initial_r2t, immediate;
 	uint32_t	first_burst;
 	struct wtask	wt[MAX_TASKS];
-	/* datain-status: the receive buffers held back, the PDU to send */
+	/*
+	 * datain-status, abort-stall: the receive buffers held back, the PDU
+	 * to send once the receive queue is empty (Data-In, TMF Response)
+	 */
 	unsigned char	rx_held[NRECV];
-	int		stall;		/* 1: holding, 2: lie sent */
+	int		stall;		/* enum stall */
 	long long	stall_t;	/* now_ms() */
 	uint8_t		stall_rsp[HDRS];
+	unsigned int	pings_out;	/* abort-stall: NOP-Ins not answered */
 	/* the command lied about: its read buffer, for the probe */
 	struct rt_probe	lied;
-	int		held;		/* inv-other: a held trigger */
+	int		held;		/* inv-other, abort-stall: a held trigger */
 	uint32_t	held_itt, held_rkey;
 };
+
+/*
+ * The receive queue of datain-status and abort-stall: RUN_DRY, buffers
+ * held back until the initiator's sends have used up the posted ones (a
+ * TEST UNIT READY loop; abort-stall's NOP-Ins, DRAIN) and one more SEND of
+ * the initiator waits (LAST_PING); then the PDU in stall_rsp goes out
+ * (SENT) and -s seconds later the buffers are reposted.
+ */
+enum stall { STALL_NONE, STALL_RUN_DRY, STALL_DRAIN, STALL_LAST_PING,
+	     STALL_SENT };
 
 static struct iconn *iser(const struct conn *c)
 {
@@ -198,7 +217,7 @@ static void bhs_sn(struct conn *c, uint8_t *b, int status)
 
 	put_be32(b + 24, status ? ic->statsn++ : ic->statsn);
 	put_be32(b + 28, ic->exp_cmdsn);
-	put_be32(b + 32, ic->exp_cmdsn + 31);
+	put_be32(b + 32, ic->exp_cmdsn + WINDOW - 1);
 }
 
 static void set_dsl(uint8_t *b, uint32_t len) { put_be24(b + 5, len); }
@@ -280,7 +299,7 @@ static int lie(struct conn *c, uint32_t itt, const struct scsi_result *r,
 		scsi_rsp(c, itt, r, edtl, done, rkey);
 		return 0;
 	case M_DATAIN_STATUS:
-		/* sent by stall_tick() once the receive queue is empty */
+		/* sent by stall_send() once the receive queue is empty */
 		b = bhs_init(ic->stall_rsp, OP_DATA_IN, itt);
 		b[1] = 0x81;			/* F, S */
 		b[3] = r->status;
@@ -291,7 +310,7 @@ static int lie(struct conn *c, uint32_t itt, const struct scsi_result *r,
 			b[1] |= 0x02;
 			put_be32(b + 44, edtl - done);
 		}
-		ic->stall = 1;
+		ic->stall = STALL_RUN_DRY;
 		ic->stall_t = now_ms();
 		say("STALL conn=%d receive queue held (%u posted)", c->n,
 		    c->rx_posted);
@@ -478,6 +497,14 @@ static void on_scsi_cmd(struct conn *c, const uint8_t *ihdr, const uint8_t *b,
 			.rkey = rkey,
 			.len = edtl,
 		};
+		if (mode == M_ABORT_STALL) {
+			/* never answered: the ABORT TASK for it comes */
+			ic->held = 1;
+			ic->held_itt = itt;
+			ic->held_rkey = rkey;
+			say("HELD conn=%d itt=%#x rkey=%#x", c->n, itt, rkey);
+			return;
+		}
 		if (mode == M_INV_OTHER) {
 			if (!ic->held) {
 				ic->held = 1;
@@ -497,14 +524,29 @@ static void on_scsi_cmd(struct conn *c, const uint8_t *ihdr, const uint8_t *b,
 	scsi_rsp(c, itt, &r, edtl, done, ic->sinv ? rkey : 0);
 }
 
+/* A NOP-In asking for a NOP-Out (abort-stall: it uses a receive buffer). */
+static void nop_in(struct conn *c)
+{
+	uint8_t out[HDRS];
+	uint8_t *b = bhs_init(out, OP_NOP_IN, 0xffffffff);
+
+	put_be32(b + 20, 0x1000 + iser(c)->pings_out);	/* TTT */
+	bhs_sn(c, b, 0);
+	send_pdu(c, out, NULL, 0);
+}
+
 static void on_nop_out(struct conn *c, const uint8_t *b, const uint8_t *data,
 		       uint32_t dlen)
 {
 	uint8_t out[HDRS];
 	uint8_t *o;
 
-	if (get_be32(b + 16) == 0xffffffff)
-		return;				/* an answer to our NOP-In */
+	if (get_be32(b + 16) == 0xffffffff) {
+		/* an answer to our NOP-In */
+		if (iser(c)->pings_out)
+			iser(c)->pings_out--;
+		return;
+	}
 	o = bhs_init(out, OP_NOP_IN, 0);
 	memcpy(o + 16, b + 16, 4);
 	put_be32(o + 20, 0xffffffff);
@@ -514,16 +556,33 @@ static void on_nop_out(struct conn *c, const uint8_t *b, const uint8_t *data,
 	send_pdu(c, out, data, dlen);
 }
 
+/* The Task Management Response "function complete" in OUT (HDRS bytes). */
+static void tmf_rsp(uint8_t *out, const uint8_t *req)
+{
+	uint8_t *o = bhs_init(out, OP_TMF_RSP, 0);
+
+	memcpy(o + 16, req + 16, 4);		/* the request's ITT */
+	o[2] = 0;				/* function complete */
+}
+
 static void on_tmf(struct conn *c, const uint8_t *b)
 {
+	struct iconn *ic = iser(c);
 	uint8_t out[HDRS];
-	uint8_t *o = bhs_init(out, OP_TMF_RSP, 0);
 
 	say("TMF conn=%d func=%u rtt=%#x", c->n, b[1] & 0x7f,
 	    get_be32(b + 20));
-	memcpy(o + 16, b + 16, 4);
-	o[2] = 0;				/* function complete */
-	bhs_sn(c, o, 1);
+	if (mode == M_ABORT_STALL && ic->held && !ic->stall &&
+	    (b[1] & 0x7f) == 1 && !memcmp(b + 20, &ic->held_itt, 4)) {
+		/* ABORT TASK of the held trigger: answered by stall_send() */
+		tmf_rsp(ic->stall_rsp, b);
+		ic->stall = STALL_DRAIN;
+		say("STALL conn=%d draining the receive queue (%u posted)",
+		    c->n, c->rx_posted);
+		return;
+	}
+	tmf_rsp(out, b);
+	bhs_sn(c, out + ISER_HDR, 1);
 	send_pdu(c, out, NULL, 0);
 }
 
@@ -733,11 +792,29 @@ static int on_rx(struct conn *c, const uint8_t *buf, uint32_t len,
 	return 0;
 }
 
+/* The PDU held in stall_rsp goes out, with the receive queue empty. */
+static void stall_send(struct conn *c)
+{
+	struct iconn *ic = iser(c);
+
+	bhs_sn(c, ic->stall_rsp + ISER_HDR, 1);
+	send_pdu(c, ic->stall_rsp, NULL, 0);
+	if (mode == M_DATAIN_STATUS)
+		say("DATAIN_STATUS conn=%d itt=%#llx sent with the receive queue empty",
+		    c->n, (unsigned long long)ic->lied.tag);
+	else
+		say("TMF_RSP conn=%d function complete, sent with the receive queue empty",
+		    c->n);
+	ic->stall = STALL_SENT;
+	ic->stall_t = now_ms();
+}
+
 /*
- * datain-status: once every receive buffer is used (the initiator's next
- * SEND now waits for receiver-not-ready retries, and so does everything it
- * posts behind it) and half a second has passed, send the Data-In with
- * status; repost the buffers -s seconds later.
+ * datain-status and abort-stall (enum stall): once every receive buffer is
+ * used and the initiator's next SEND waits for receiver-not-ready retries
+ * (and so does everything it posts behind it, a LOCAL_INV too), and half a
+ * second has passed, the PDU in stall_rsp goes out; -s seconds later the
+ * buffers are reposted.
  */
 static void stall_tick(struct conn *c)
 {
@@ -745,17 +822,37 @@ static void stall_tick(struct conn *c)
 	long long now = now_ms();
 	unsigned int i;
 
-	if (ic->stall == 1 && c->rx_posted) {
-		/* the half second starts at exhaustion */
-		ic->stall_t = now;
-	} else if (ic->stall == 1 && now - ic->stall_t >= 500) {
-		send_pdu(c, ic->stall_rsp, NULL, 0);
-		say("DATAIN_STATUS conn=%d itt=%#llx sent with the receive queue empty",
-		    c->n, (unsigned long long)ic->lied.tag);
-		ic->stall = 2;
-		ic->stall_t = now;
-	} else if (ic->stall == 2 && now - ic->stall_t >= stall_secs * 1000LL) {
-		ic->stall = 0;
+	switch (ic->stall) {
+	case STALL_RUN_DRY:
+		/* the half second starts once the last buffer is used */
+		if (c->rx_posted)
+			ic->stall_t = now;
+		else if (now - ic->stall_t >= 500)
+			stall_send(c);
+		break;
+	case STALL_DRAIN:
+		/*
+		 * Every NOP-In is answered with a NOP-Out, which uses one
+		 * buffer; a few at a time (libiscsi has few tasks for them).
+		 */
+		while (ic->pings_out < PINGS_MAX && ic->pings_out < c->rx_posted) {
+			nop_in(c);
+			ic->pings_out++;
+		}
+		if (!c->rx_posted) {
+			nop_in(c);		/* its answer waits */
+			ic->stall = STALL_LAST_PING;
+			ic->stall_t = now;
+		}
+		break;
+	case STALL_LAST_PING:
+		if (now - ic->stall_t >= 500)
+			stall_send(c);
+		break;
+	case STALL_SENT:
+		if (now - ic->stall_t < stall_secs * 1000LL)
+			break;
+		ic->stall = STALL_NONE;
 		for (i = 0; i < NRECV; i++) {
 			if (ic->rx_held[i]) {
 				ic->rx_held[i] = 0;
@@ -763,6 +860,7 @@ static void stall_tick(struct conn *c)
 			}
 		}
 		say("UNSTALL conn=%d %u receives posted", c->n, c->rx_posted);
+		break;
 	}
 }
 
@@ -813,7 +911,7 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *priv,
 	ic->sinv = priv_len >= 4 && !(priv[0] & CM_SINV_NOT_SUP);
 	ic->initial_r2t = mode != M_SMALL_MRDSL;
 	ic->immediate = 1;
-	ic->first_burst = 65536;
+	ic->first_burst = FIRST_BURST;
 	ic->statsn = 0x1000;
 	say("CONNECT conn=%d cm_flags=%#x send_inv=%s", c->n,
 	    priv_len ? priv[0] : 0, ic->sinv ? "offered" : "not offered");
@@ -863,7 +961,8 @@ static void usage(void)
 		"  -p PORT    RDMA/CM port (default 3261)\n"
 		"  -o OPCODE  CDB opcode whose answer lies (default 0xc0; any: every one)\n"
 		"  -n COUNT   lie to the first COUNT such commands, -1 all (default 1)\n"
-		"  -s SECS    datain-status: hold the receive queue this long (default 5)\n"
+		"  -s SECS    datain-status, abort-stall: hold the receive queue empty\n"
+		"             this long (default 5)\n"
 		"SIGUSR1: the stale-rkey probe, an RDMA WRITE to the read buffer of the\n"
 		"         last command lied about on each connection\n"
 		"modes:\n");

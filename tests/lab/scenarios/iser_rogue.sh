@@ -84,6 +84,42 @@ if rogue_want datain-status; then
 	rogue_logout_check "$m: logout"
 fi
 
+# The abort path: an ABORT TASK the target answers "function complete"
+# ends the trigger, and libiscsi fails it back to the midlayer as soon as
+# it sees that response. The rogue target holds the trigger (a 4 KiB read)
+# unanswered; when the ABORT TASK of the SCSI timeout comes, it uses up
+# its receive queue with NOP-Ins the initiator must answer, so that one
+# answer more waits in the initiator's send queue for receiver-not-ready
+# retries, and so does anything posted behind it - the LOCAL_INV of the
+# trigger's rkey too. Then it answers the abort. The abort must not
+# complete before that LOCAL_INV has, so not before the target reposts
+# its receives (UNSTALL); once sg_raw has returned, the probe RDMA WRITEs
+# to the trigger's read buffer and must fail.
+if rogue_want abort-stall; then
+	m=abort-stall
+	rogue_start $m -s 5
+	if rogue_login; then
+		rogue_trigger 5 &
+		trig=$!
+		check "$m: the trigger is held" lab_target_saw "^HELD conn=1"
+		check "$m: its ABORT TASK came, the receive queue drains" \
+			lab_target_saw "^STALL conn=1" 60
+		check "$m: answered with the receive queue empty" \
+			lab_target_saw "^TMF_RSP conn=1" 30
+		wait $trig
+		rc=$?
+		kill -USR1 $LAB_TARGET_PID
+		check "$m: the command is aborted (sg_raw rc=$rc)" test $rc -ne 0
+		check "$m: the abort completed after the target resumed" \
+			lab_target_saw "^UNSTALL conn=1" 0
+		check "$m: the stale-rkey probe failed" lab_target_probe_failed 20
+		check "$m: LUN usable" rogue_usable
+	else
+		fail "$m: login"
+	fi
+	rogue_logout_check "$m: logout"
+fi
+
 # rogue_case MODE DMESG_REGEX [ROGUE OPTIONS...]: log in to the rogue
 # target in MODE, send the trigger, and check that the kernel log line
 # matching DMESG_REGEX (after "ADDR:PORT: ") appears, that the connection

@@ -151,6 +151,7 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 		it->reg.mr = NULL;
 		it->sg_nents = 0;
 		it->invalidated = false;
+		it->tmf_ended = false;
 		return;
 	}
 	if (it->reg.mr) {
@@ -177,4 +178,5 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 		it->sg_nents = 0;
 	}
 	it->invalidated = false;
+	it->tmf_ended = false;
 }

@@ -227,6 +227,8 @@ struct iser_dout {
  * @dma_dir:      direction of that mapping
  * @reg:          fast registration of the data buffer
  * @invalidated:  @reg's rkey is invalid, or its LOCAL_INV is posted
+ * @tmf_ended:    a task management function the target reported complete
+ *                ended the command (iser_rx_tmf_invalidate())
  * @cmd_sent:     the SCSI command PDU is posted (set just before the post)
  * @dout:         unsolicited Data-Out PDUs, @nr_dout of them
  * @nr_dout:      size of @dout, 0 when the session sends none
@@ -243,6 +245,7 @@ struct iser_task {
 	enum dma_data_direction	dma_dir;
 	struct rdi_reg		reg;
 	bool			invalidated;
+	bool			tmf_ended;
 	bool			cmd_sent;
 	struct iser_dout	*dout;
 	unsigned int		nr_dout;

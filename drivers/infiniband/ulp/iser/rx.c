@@ -11,6 +11,12 @@
  * LOCAL_INV of that rkey completes: the command completes to libiscsi only
  * once the target can no longer reach its buffer.
  *
+ * A Task Management Response saying the function is complete ends the
+ * commands that function covers (libiscsi fails them as soon as it sees
+ * it): it too waits for the LOCAL_INV of every rkey of theirs still valid.
+ * A target that answers such a command afterwards has lied about the
+ * function, and the connection fails.
+ *
  * Send with Invalidate is accepted only when it was negotiated, on a PDU
  * that completes a command, of that command's rkey. Anything else is a
  * protocol error that fails the connection: the rkey the target
@@ -29,6 +35,8 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/stringify.h>
+#include <scsi/scsi_common.h>
+#include <scsi/scsi_device.h>
 
 #include "iser.h"
 #include "trace.h"
@@ -130,6 +138,7 @@ enum iser_rx_inv_err {
 	ISER_RX_INV_OK,
 	ISER_RX_INV_NOT_NEGOTIATED,	/* Send with Invalidate not agreed */
 	ISER_RX_INV_WRONG_RKEY,		/* not the rkey of the answered task */
+	ISER_RX_INV_AFTER_TMF,		/* a task a completed TMF ended */
 	ISER_RX_INV_POST_FAILED,	/* our LOCAL_INV could not be posted */
 };
 
@@ -171,13 +180,13 @@ static bool iser_rx_invalidate(struct iser_conn *ic, struct iscsi_conn *conn,
 	it = task && task->sc ? task->dd_data : NULL;
 	if (it && it->reg.mr)
 		task_rkey = it->reg.mr->rkey;
-	if (remote) {
-		if (!ic->remote_inv)
-			bad = ISER_RX_INV_NOT_NEGOTIATED;
-		else if (!iser_rx_completes(desc) || !it || !it->reg.mr ||
-			 !it->cmd_sent || rkey != task_rkey)
-			bad = ISER_RX_INV_WRONG_RKEY;
-	}
+	if (it && it->tmf_ended)
+		bad = ISER_RX_INV_AFTER_TMF;
+	else if (remote && !ic->remote_inv)
+		bad = ISER_RX_INV_NOT_NEGOTIATED;
+	else if (remote && (!iser_rx_completes(desc) || !it || !it->reg.mr ||
+			    !it->cmd_sent || rkey != task_rkey))
+		bad = ISER_RX_INV_WRONG_RKEY;
 	if (bad || !it || !it->reg.mr || !it->cmd_sent || it->invalidated)
 		goto out_unlock;
 	it->invalidated = true;
@@ -208,6 +217,11 @@ out_unlock:
 				   &ic->cm_id->route.addr.dst_addr, rkey,
 				   task_rkey, desc->pdu.opcode, itt);
 		break;
+	case ISER_RX_INV_AFTER_TMF:
+		pr_err_ratelimited("%pISpc: PDU opcode 0x%02x answers itt 0x%x, a command the target's task management response said was ended; failing the connection\n",
+				   &ic->cm_id->route.addr.dst_addr,
+				   desc->pdu.opcode, itt);
+		break;
 	case ISER_RX_INV_POST_FAILED:
 		pr_err_ratelimited("%pISpc: posting the invalidation of rkey 0x%x failed; failing the connection\n",
 				   &ic->cm_id->route.addr.dst_addr, task_rkey);
@@ -215,6 +229,105 @@ out_unlock:
 	}
 	iser_conn_error(ic);
 	return true;
+}
+
+/* Does the task management function TM end TASK, a running command? */
+static bool iser_tmf_covers(struct iscsi_tm *tm, struct iscsi_task *task)
+{
+	switch (tm->flags & ISCSI_FLAG_TM_FUNC_MASK) {
+	case ISCSI_TM_FUNC_ABORT_TASK:
+		return task->hdr->itt == tm->rtt;
+	case ISCSI_TM_FUNC_ABORT_TASK_SET:
+	case ISCSI_TM_FUNC_CLEAR_TASK_SET:
+	case ISCSI_TM_FUNC_LOGICAL_UNIT_RESET:
+		return task->sc->device->lun == scsilun_to_int(&tm->lun);
+	case ISCSI_TM_FUNC_TARGET_WARM_RESET:
+	case ISCSI_TM_FUNC_TARGET_COLD_RESET:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * iser_rx_tmf_invalidate() - make the rkeys of the commands a completed
+ *	task management function ended invalid before its response is
+ *	delivered
+ * @ic:   connection
+ * @conn: its libiscsi connection
+ * @desc: receive buffer of a Task Management Response, "function complete"
+ *
+ * libiscsi fails the commands the function covers (ABORT TASK: one; a LUN
+ * or target reset: all of that LUN or target) as soon as it sees the
+ * response, and their buffers go back to the block layer. So every one
+ * sent on this connection whose rkey is still valid gets a LOCAL_INV here,
+ * the last one signaled: its completion (send queue work requests complete
+ * in order) delivers the response (iser_rx_inv_done()). They are marked
+ * ended: a later answer to one of them is a lie (iser_rx_invalidate()).
+ *
+ * Context: softirq, receive completion.
+ * Return: true when delivery must wait for the LOCAL_INVs, or must not
+ * happen at all (a failed post: the connection is failed).
+ */
+static bool iser_rx_tmf_invalidate(struct iser_conn *ic,
+				   struct iscsi_conn *conn,
+				   struct iser_rx_desc *desc)
+{
+	struct iscsi_session *session = conn->session;
+	struct ib_send_wr *first = NULL, *last = NULL, *wr;
+	struct iscsi_task *tmf, *task;
+	unsigned int i, n = 0;
+	struct iser_task *it;
+	int ret = 0;
+
+	spin_lock(&session->back_lock);
+	tmf = iscsi_itt_to_task(conn, iser_rx_bhs(desc)->itt);
+	if (!tmf || (tmf->hdr->opcode & ISCSI_OPCODE_MASK) != ISCSI_OP_SCSI_TMFUNC)
+		goto out_unlock;
+	for (i = 0; i < session->cmds_max; i++) {
+		task = session->cmds[i];
+		it = task->dd_data;
+		if (!task->sc || task->conn != conn ||
+		    task->state != ISCSI_TASK_RUNNING || it->conn != ic ||
+		    !it->reg.mr || !it->cmd_sent || it->invalidated ||
+		    !iser_tmf_covers((struct iscsi_tm *)tmf->hdr, task))
+			continue;
+		it->invalidated = true;
+		it->tmf_ended = true;
+		wr = rdi_reg_inv_wr(&it->reg, NULL);
+		wr->wr_cqe = &ic->err_cqe;
+		if (last)
+			last->next = wr;
+		else
+			first = wr;
+		last = wr;
+		n++;
+	}
+	if (last) {
+		last->wr_cqe = &desc->inv_cqe;
+		last->send_flags = IB_SEND_SIGNALED;
+		ret = ib_post_send(ic->qp, first, NULL);
+	}
+out_unlock:
+	spin_unlock(&session->back_lock);
+
+	if (unlikely(ret)) {
+		pr_err_ratelimited("%pISpc: posting the invalidation of %u commands a task management function ended failed; failing the connection\n",
+				   &ic->cm_id->route.addr.dst_addr, n);
+		iser_conn_error(ic);
+		return true;
+	}
+	rdi_stat_add(&ic->stats, RDI_STAT_INVS, n);
+	return n > 0;
+}
+
+/* A Task Management Response saying the function is complete. */
+static bool iser_rx_tmf_done(struct iser_rx_desc *desc)
+{
+	struct iscsi_tm_rsp *rsp = (struct iscsi_tm_rsp *)iser_rx_bhs(desc);
+
+	return desc->pdu.opcode == ISCSI_OP_SCSI_TMFUNC_RSP &&
+	       rsp->response == ISCSI_TMF_RSP_COMPLETE;
 }
 
 /* One log line for a PDU iser_rx_parse() refused, naming the target. */
@@ -284,6 +397,8 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	desc->inv_cqe.done = iser_rx_inv_done;
 	if ((iser_rx_completes(desc) || (wc->wc_flags & IB_WC_WITH_INVALIDATE)) &&
 	    iser_rx_invalidate(ic, conn, desc, wc))
+		return;
+	if (iser_rx_tmf_done(desc) && iser_rx_tmf_invalidate(ic, conn, desc))
 		return;
 	iser_rx_deliver(ic, conn, desc);
 }
