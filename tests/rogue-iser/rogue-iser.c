@@ -44,6 +44,19 @@
 #define RECV_DATA	(16384 + 1024)	/* data segment + AHS we take */
 #define RECV_SIZE	(HDRS + RECV_DATA)
 #define FIRST_BURST	65536		/* FirstBurstLength we take at most */
+/*
+ * small-mrdsl: a target needs a receive buffer for every PDU the initiator
+ * may send unasked, with InitialR2T=No every command of the window and its
+ * FirstBurstLength of Data-Out PDUs. With fewer, RDMA's receiver-not-ready
+ * retries (655 ms each with rdma_cm's default timer) throttle the
+ * connection until NOP-Out pings time out, which would say nothing about
+ * the initiator; and on soft-RoCE in 6.1 a receiver-not-ready retry
+ * also runs again the fast registrations queued behind the SEND, which
+ * breaks the QP (docs/lab.md). Login PDUs stay at most 8 KiB.
+ */
+#define SMALL_MRDSL	512
+#define SMALL_NRECV	(WINDOW * (1 + FIRST_BURST / SMALL_MRDSL) + RX_EXTRA)
+#define SMALL_RECV_SIZE	(HDRS + 8192 + 1024)
 #define PINGS_MAX	8		/* abort-stall: NOP-Ins unanswered at once */
 #define NSEND		128
 #define SEND_DATA	12288		/* room for an oversized login response */
@@ -644,7 +657,7 @@ static const char *key_answer(struct conn *c, const char *key, const char *val,
 	    !strcmp(key, "InitiatorRecvDataSegmentLength"))
 		return val;
 	if (!strcmp(key, "TargetRecvDataSegmentLength")) {
-		unsigned long ours = mode == M_SMALL_MRDSL ? 512 : OUR_MRDSL;
+		unsigned long ours = mode == M_SMALL_MRDSL ? SMALL_MRDSL : OUR_MRDSL;
 
 		ic->peer_mrdsl = v < ours ? v : ours;
 		snprintf(num, 16, "%u", ic->peer_mrdsl);
@@ -936,7 +949,8 @@ static void conn_free(struct conn *c)
 			free(ic->wt[i].buf);
 }
 
-static const struct rt_target iser_target = {
+/* small-mrdsl: more and smaller receive buffers (main()) */
+static struct rt_target iser_target = {
 	.nrecv		 = NRECV,
 	.recv_size	 = RECV_SIZE,
 	.nsend		 = NSEND,
@@ -1023,6 +1037,10 @@ int main(int argc, char **argv)
 		.serial = "ROGUE001",
 		.writable = 1,
 	};
+	if (mode == M_SMALL_MRDSL) {
+		iser_target.nrecv = SMALL_NRECV;
+		iser_target.recv_size = SMALL_RECV_SIZE;
+	}
 	scsi_fill();
 	sigaction(SIGUSR1, &sa, NULL);
 	snprintf(what, sizeof(what), "mode=%s lie_op=%#x count=%d", mode_name,

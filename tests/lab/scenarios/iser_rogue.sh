@@ -223,8 +223,17 @@ fi
 
 # Finding 6: MaxRecvDataSegmentLength 512, InitialR2T=No, FirstBurstLength
 # 64 KiB: a 256 KiB write is 512 bytes of immediate data and 127 Data-Out
-# PDUs; at QD 32 the send queue runs full. The target checks DataSN and
-# buffer offset of every Data-Out; fio verifies the data.
+# PDUs, 4096 of them at QD 32. The target checks DataSN and buffer offset
+# of every Data-Out; fio verifies the data. The target has a receive
+# buffer for every PDU its window allows: with 48, its receiver-not-ready
+# retries made soft-RoCE run the initiator's fast registrations twice
+# ("rxe_reg_fast_mr: ... not free", docs/lab.md), the QP broke, NOP-Out
+# pings timed out and fio failed, with ib_iser before b0faa88 and after it
+# alike (boot 20261203-082033). What this does not show: the send queue's room for
+# Data-Out is never reached here (they complete about as fast as they are
+# posted unless the target stops taking them, and stopping it is that
+# rxe failure again), so a task never resumes a burst, and ib_iser with
+# finding 6's fix reverted passes too (boot 20261203-105025).
 if rogue_want small-mrdsl; then
 	m=small-mrdsl
 	rogue_start $m
