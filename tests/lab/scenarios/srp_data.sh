@@ -3,7 +3,8 @@
 # SRP data path limits: cmd_sg_entries=1 and 255 with ch_count=1 and 4,
 # 8 MiB direct and buffered writes read back; the queue's max segment size
 # and large I/O from unaligned buffers (ch_count=1); immediate data on and
-# off.
+# off, and use_imm_data flipped at run time taking effect at the next
+# login (a host reset reconnects), as with the in-tree driver.
 #
 # lab-drivers: ours intree
 . /lab/lib-srp.sh
@@ -42,6 +43,20 @@ for imm in Y N; do
 			check "[use_imm_data=Y] writes went as immediate data ($n)" test "${n:-0}" -gt 0
 		else
 			check "[use_imm_data=N] no immediate data ($n)" test "${n:-1}" -eq 0
+		fi
+		flip=N
+		[ $imm = N ] && flip=Y
+		tag="use_imm_data=$imm, then $flip"
+		echo $flip > /sys/module/ib_srp/parameters/use_imm_data
+		check "[$tag] host reset reconnects" sg_reset -H /dev/$d
+		check "[$tag] rport running" lab_wait 30 grep -qx running /sys/class/srp_remote_ports/port-$h:1/state
+		echo 1 > /sys/class/scsi_host/host$h/stats
+		check "[$tag] fio verify 512-8k writes QD16" lab_fio_verify $d --bsrange=512-8k --rw=randwrite --iodepth=16 --size=8m
+		n=$(awk '$1 == "imm" {print $2}' /sys/class/scsi_host/host$h/stats)
+		if [ $flip = Y ]; then
+			check "[$tag] the reconnected channels send immediate data ($n)" test "${n:-0}" -gt 0
+		else
+			check "[$tag] the reconnected channels send no immediate data ($n)" test "${n:-1}" -eq 0
 		fi
 	fi
 	check "[use_imm_data=$imm] logout" srp_logout $h

@@ -159,7 +159,8 @@ static void srp_ch_put_pd(struct srp_channel *ch)
 
 /**
  * srp_ch_create_ib() - create the PD, CQs, QP, MR pool and send ring
- * @ch: channel whose CM id is bound to the target's device
+ * @ch: channel whose CM id is bound to the target's device; send IUs are
+ *      @ch->max_it_iu_len bytes, the IT IU length this login requests
  *
  * Called by the connection manager's ->init once it can create the QP.
  * Return: 0 or a negative errno; on error nothing is left allocated.
@@ -225,7 +226,7 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	}
 
 	ch->tx_ring = srp_alloc_ring(dev, target->queue_size,
-				     target->max_it_iu_len, DMA_TO_DEVICE,
+				     ch->max_it_iu_len, DMA_TO_DEVICE,
 				     srp_send_done);
 	if (!ch->tx_ring) {
 		ret = -ENOMEM;

@@ -76,7 +76,7 @@ static bool srp_can_imm(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	u32 len = scsi_bufflen(scmnd);
 
 	return scmnd->sc_data_direction == DMA_TO_DEVICE &&
-	       ch->use_imm_data && len <= ch->target->max_imm_data &&
+	       ch->use_imm_data && len <= ch->max_imm_data &&
 	       SRP_IMM_DATA_OFFSET + len <= ch->max_it_iu_len &&
 	       count <= SRP_MAX_IMM_SGE &&
 	       count + 1 <= ch->target->host->sdev->rdi->max_sge;

@@ -18,6 +18,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <scsi/scsi_host.h>
 
@@ -31,6 +32,19 @@ enum {
 	SRP_LOGIN_ATTEMPTS	= 3,
 	SRP_LOGOUT_TIMEOUT_MS	= 1000,
 };
+
+/*
+ * Read at every login, reconnects included, as the in-tree driver does: a
+ * new value applies from the next login of each channel.
+ */
+static bool srp_use_imm_data = true;
+module_param_named(use_imm_data, srp_use_imm_data, bool, 0644);
+MODULE_PARM_DESC(use_imm_data,
+		 "Request immediate data at login (default true)");
+
+static unsigned int srp_max_imm_data = 8 * 1024;
+module_param_named(max_imm_data, srp_max_imm_data, uint, 0644);
+MODULE_PARM_DESC(max_imm_data, "Largest write sent as immediate data");
 
 /* OUIs of Topspin/Cisco targets that want a node-GUID initiator port id. */
 static const u32 srp_topspin_ouis[] = { 0x0005ad, 0x001b0d };
@@ -226,7 +240,8 @@ void srp_ch_release(struct srp_channel *ch)
 }
 
 static int srp_ch_login_once(struct srp_channel *ch, bool multich,
-			     u32 it_iu_len, bool imm, unsigned long timeout)
+			     u32 it_iu_len, bool imm, u32 max_imm,
+			     unsigned long timeout)
 {
 	struct srp_target *target = ch->target;
 	struct srp_login_params p;
@@ -262,6 +277,7 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 	ch->max_ti_iu_len = ch->login_rsp.max_ti_iu_len;
 	ch->max_it_iu_len = min(it_iu_len, ch->login_rsp.max_it_iu_len);
 	ch->use_imm_data = imm && ch->login_rsp.imm_data;
+	ch->max_imm_data = max_imm;
 	ch->buf_fmt = ch->login_rsp.buf_fmt &
 		      (SRP_BUF_FMT_DIRECT | SRP_BUF_FMT_INDIRECT);
 	ch->req_lim = ch->login_rsp.req_lim;
@@ -305,22 +321,31 @@ err_release:
  * @multich: not the first channel of the target (MULTICHAN_MULTI)
  * @timeout: jiffies to wait for the target's answer to each login request
  *
- * Retries once with a smaller IT IU when the target says the requested one
- * is too large, and once without keep-alive when the target refuses its
- * probe. Context: process context, may sleep for the login timeout.
+ * Reads use_imm_data and max_imm_data, and sizes the IT IU from them,
+ * at every login, reconnects included. Retries once with a smaller IT IU
+ * when the target says the requested one is too large (and keeps that
+ * length for the target's later logins), and once without keep-alive when
+ * the target refuses its probe.
+ *
+ * Context: process context, may sleep for the login timeout.
  * Return: 0 or a negative errno; on error nothing of the channel remains.
  */
 int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout)
 {
 	struct srp_target *target = ch->target;
-	u32 it_iu_len = target->max_it_iu_len;
-	bool imm = target->use_imm_data, shrunk = false;
+	bool imm = READ_ONCE(srp_use_imm_data);
+	u32 max_imm = READ_ONCE(srp_max_imm_data);
+	u32 fallback = srp_it_iu_len_fallback(target->cmd_sg_cnt);
 	unsigned int attempt, attempts = SRP_LOGIN_ATTEMPTS;
-	u32 fallback;
+	u32 it_iu_len;
 	int ret;
 
+	it_iu_len = target->it_iu_shrunk ? fallback :
+		    srp_it_iu_len(target->cmd_sg_cnt, imm, max_imm,
+				  target->opts.max_it_iu_size);
 	for (attempt = 0; attempt < attempts; attempt++) {
-		ret = srp_ch_login_once(ch, multich, it_iu_len, imm, timeout);
+		ret = srp_ch_login_once(ch, multich, it_iu_len, imm, max_imm,
+					timeout);
 		if (ret <= 0)
 			return ret;
 		/* Not an attempt of its own: a refusal happens once per target. */
@@ -330,16 +355,14 @@ int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout)
 		}
 		if (ret != SRP_CM_RETRY_IU_LEN)
 			continue;	/* redirect or stale connection */
-		fallback = srp_it_iu_len_fallback(target->cmd_sg_cnt);
-		if (shrunk || fallback >= it_iu_len)
+		if (target->it_iu_shrunk || fallback >= it_iu_len)
 			return -ECONNREFUSED;
 		shost_printk(KERN_INFO, target->shost,
 			     "channel %u: retrying login with IT IU length %u instead of %u, without immediate data\n",
 			     ch->idx, fallback, it_iu_len);
-		target->max_it_iu_len = fallback;
+		target->it_iu_shrunk = true;
 		it_iu_len = fallback;
 		imm = false;
-		shrunk = true;
 	}
 	return -ECONNREFUSED;
 }

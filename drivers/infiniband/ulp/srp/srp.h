@@ -156,8 +156,10 @@ struct srp_keepalive {
  * @rx_ring:     all receive IUs
  * @rx_count:    number of entries in @rx_ring
  * @max_ti_iu_len: largest IU the target sends (receive buffer size)
- * @max_it_iu_len: largest IU we send
- * @use_imm_data: target accepted immediate data on this channel
+ * @max_it_iu_len: largest IU we send; the send IUs are this large
+ * @use_imm_data: use_imm_data was set at this login and the target
+ *               accepted immediate data
+ * @max_imm_data: max_imm_data at this login: largest immediate write
  * @buf_fmt:     SRP_BUF_FMT_DIRECT and/or _INDIRECT: the data descriptor
  *               formats the target accepts on this channel
  * @login_done:  completed by the CM handler when the CM exchange ends
@@ -197,6 +199,7 @@ struct srp_channel {
 	u32			max_ti_iu_len;
 	u32			max_it_iu_len;
 	bool			use_imm_data;
+	u32			max_imm_data;
 	u16			buf_fmt;
 
 	struct completion	login_done;
@@ -283,11 +286,10 @@ enum srp_target_state {
  * @sizing:      the host may still be resized to what the target accepts:
  *               set from sizing until channel 0 has logged in
  *               (srp_target_connect()), before the SCSI host is added
- * @max_it_iu_len: IT IU length we request at login
+ * @it_iu_shrunk: the target rejected the IT IU length once: later logins
+ *               request srp_it_iu_len_fallback()
  * @ka_refused:  the target refused the keep-alive probe at a login: no
  *               keep-alive for the rest of the target's life
- * @use_imm_data: use_imm_data at add_target: request immediate data
- * @max_imm_data: max_imm_data at add_target: largest immediate write
  * @topspin_workarounds: topspin_workarounds at load: Topspin/Cisco
  *               targets get a node-GUID initiator port identifier
  * @sgid:        GID 0 of the port: the source of IB CM paths and, with
@@ -322,10 +324,8 @@ struct srp_target {
 	unsigned int		max_desc;
 	unsigned int		mr_per_cmd;
 	bool			sizing;
-	u32			max_it_iu_len;
+	bool			it_iu_shrunk;
 	bool			ka_refused;
-	bool			use_imm_data;
-	u32			max_imm_data;
 	bool			topspin_workarounds;
 
 	union ib_gid		sgid;

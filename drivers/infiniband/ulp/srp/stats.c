@@ -29,6 +29,7 @@ static int srp_ch_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "connected %d\n", READ_ONCE(ch->connected));
 	seq_printf(m, "comp_vector %d\n", ch->comp_vector);
 	seq_printf(m, "imm_data %d\n", ch->use_imm_data);
+	seq_printf(m, "max_imm_data %u\n", ch->max_imm_data);
 	seq_printf(m, "max_it_iu_len %u\n", ch->max_it_iu_len);
 	seq_printf(m, "max_ti_iu_len %u\n", ch->max_ti_iu_len);
 	return 0;

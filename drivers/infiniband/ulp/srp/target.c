@@ -81,15 +81,6 @@ module_param(topspin_workarounds, int, 0444);
 MODULE_PARM_DESC(topspin_workarounds,
 		 "Enable workarounds for Topspin/Cisco SRP targets if != 0");
 
-static bool srp_use_imm_data = true;
-module_param_named(use_imm_data, srp_use_imm_data, bool, 0644);
-MODULE_PARM_DESC(use_imm_data,
-		 "Request immediate data at login (default true)");
-
-static unsigned int srp_max_imm_data = 8 * 1024;
-module_param_named(max_imm_data, srp_max_imm_data, uint, 0644);
-MODULE_PARM_DESC(max_imm_data, "Largest write sent as immediate data");
-
 static unsigned int srp_ch_count;
 module_param_named(ch_count, srp_ch_count, uint, 0444);
 MODULE_PARM_DESC(ch_count,
@@ -271,11 +262,6 @@ static void srp_target_size(struct srp_target *target)
 	shost->nr_hw_queues = target->ch_count;
 	shost->transportt = srp_transport;
 	shost->unique_id = shost->host_no;
-
-	target->max_it_iu_len = srp_it_iu_len(target->cmd_sg_cnt,
-					      target->use_imm_data,
-					      target->max_imm_data,
-					      o->max_it_iu_size);
 }
 
 /*
@@ -435,8 +421,6 @@ static struct srp_target *srp_target_alloc_host(struct srp_host *host,
 	target->cm = srp_target_opts_rdma_cm(opts) ? &srp_rdma_cm_ops :
 						     &srp_ib_cm_ops;
 	target->ch_ops = &srp_target_ch_ops;
-	target->use_imm_data = READ_ONCE(srp_use_imm_data);
-	target->max_imm_data = READ_ONCE(srp_max_imm_data);
 	target->topspin_workarounds = topspin_workarounds != 0;
 	spin_lock_init(&target->lock);
 	mutex_init(&target->tmf_mutex);
