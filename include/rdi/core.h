@@ -2,16 +2,20 @@
 /*
  * rdi_core: RDMA plumbing shared by the SRP and iSER initiators.
  *
- * This header is the whole API between rdi_core.ko and its two users. It
- * covers what both initiators need identically and nothing else:
+ * This header is the RDMA half of the API between rdi_core.ko and its two
+ * users (the SCSI half is <rdi/scsi.h>). It covers what both initiators
+ * need identically and nothing else:
  *
  *  - a per-ib_device cache holding the protection domain and the device's
  *    memory-registration capabilities (struct rdi_device);
+ *  - kernel buffers DMA-mapped once and reused for every work request
+ *    (struct rdi_buf), the stuff of send and receive rings;
  *  - fast-registration helpers that turn a DMA-mapped scatterlist into a
  *    chained IB_WR_REG_MR work request using an MR from the QP's own
  *    ib_mr_pool, and the matching IB_WR_LOCAL_INV;
- *  - per-connection I/O counters (struct rdi_stats) with one text renderer,
- *    so sysfs/debugfs output looks the same for SRP channels and iSER
+ *  - the log line of a failed work completion (rdi_wc_log());
+ *  - per-connection I/O counters (struct rdi_stats) with one debugfs
+ *    file format, so the files look the same for SRP channels and iSER
  *    connections.
  *
  * Completion queues come from ib_cq_pool_get() and connections from rdma_cm
@@ -22,36 +26,36 @@
  *  1. rdi_device_get() when it first needs a device (ib_client .add or a
  *     resolved rdma_cm_id), rdi_device_put() from .remove at the latest;
  *     QPs are created on &rdi_device.pd.
- *  2. After creating a QP, rdi_mr_pool_init() sized for its queue depth;
+ *  2. Its send and receive buffers: rdi_buf_alloc() .. rdi_buf_free(),
+ *     the latter after the QP is drained.
+ *  3. After creating a QP, rdi_mr_pool_init() sized for its queue depth;
  *     rdi_mr_pool_destroy() after draining it, before destroying it.
- *  3. Per I/O: rdi_reg_sg() (repeatedly, for lists longer than one MR
+ *  4. Per I/O: rdi_reg_sg() (repeatedly, for lists longer than one MR
  *     maps), chain each &rdi_reg.reg_wr in front of the SEND; when the I/O
  *     is done, post rdi_reg_inv_wr() unless the target invalidated the key
  *     remotely, then rdi_reg_release().
- *  4. Per channel/connection: rdi_stats_init() .. rdi_stats_free(),
- *     rdi_stat_add() on the I/O path, rdi_stats_show() (debugfs) or
- *     rdi_stats_sysfs_emit() (sysfs) to render.
+ *  5. A completion with an error status: rdi_wc_log() says so, in the
+ *     words every initiator uses; what follows (recovery) is the owner's.
+ *  6. Per channel/connection: rdi_stats_init() .. rdi_stats_free(),
+ *     rdi_stat_add() on the I/O path, rdi_stats_debugfs_create() to show
+ *     them.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
 #ifndef RDI_CORE_H
 #define RDI_CORE_H
 
-#include <linux/kref.h>
-#include <linux/list.h>
 #include <linux/percpu.h>
 #include <linux/scatterlist.h>
 #include <rdma/ib_verbs.h>
 
+struct dentry;
 struct seq_file;
 
 /**
  * struct rdi_device - per-ib_device state shared by every initiator user
  * @ib_dev:        the RDMA device; a reference is held through @pd
  * @pd:            protection domain for all QPs and MRs of this device
- * @ref:           users of this structure (rdi_device_get/put)
- * @entry:         link in the rdi_core device list, protected by the
- *                 rdi_core device mutex
  * @mr_page_size:  page size used for fast registration (>= 4 KiB, a power
  *                 of two supported by the device)
  * @mr_page_mask:  ~(@mr_page_size - 1)
@@ -63,14 +67,12 @@ struct seq_file;
  *
  * Lifetime: created by the first rdi_device_get() for an ib_device and freed
  * by the last rdi_device_put(). Users must drop their reference from their
- * ib_client .remove callback at the latest. All fields but @ref and @entry
- * are constant after creation.
+ * ib_client .remove callback at the latest. Every field is constant after
+ * creation; the reference count lives inside rdi_core.
  */
 struct rdi_device {
 	struct ib_device	*ib_dev;
 	struct ib_pd		*pd;
-	struct kref		ref;
-	struct list_head	entry;
 	unsigned int		mr_page_size;
 	u64			mr_page_mask;
 	u32			max_fr_pages;
@@ -84,18 +86,29 @@ struct rdi_device *rdi_device_get(struct ib_device *ib_dev);
 void rdi_device_put(struct rdi_device *dev);
 
 /**
- * enum rdi_mr_kind - which ib_mr_pool list of a QP an MR comes from
- * @RDI_MR_REGULAR: IB_MR_TYPE_MEM_REG (or SG_GAPS when the device has it)
- * @RDI_MR_INTEGRITY: IB_MR_TYPE_INTEGRITY, for T10-PI
+ * struct rdi_buf - a kernel buffer DMA-mapped on one RDMA device
+ * @addr: kernel address; NULL while the buffer is not allocated
+ * @dma:  DMA address of @addr
+ * @size: bytes at @addr
+ * @dir:  direction of the mapping
+ *
+ * The owner syncs it for the CPU after a receive completes and for the
+ * device before it posts the buffer again.
  */
-enum rdi_mr_kind {
-	RDI_MR_REGULAR,
-	RDI_MR_INTEGRITY,
+struct rdi_buf {
+	void			*addr;
+	u64			dma;
+	u32			size;
+	enum dma_data_direction	dir;
 };
 
-int rdi_mr_pool_init(struct rdi_device *dev, struct ib_qp *qp,
-		     enum rdi_mr_kind kind, int nr, u32 max_pages);
-void rdi_mr_pool_destroy(struct ib_qp *qp, enum rdi_mr_kind kind);
+int rdi_buf_alloc(struct ib_device *dev, struct rdi_buf *buf, u32 size,
+		  enum dma_data_direction dir);
+void rdi_buf_free(struct ib_device *dev, struct rdi_buf *buf);
+
+int rdi_mr_pool_init(struct rdi_device *dev, struct ib_qp *qp, int nr,
+		     u32 max_pages);
+void rdi_mr_pool_destroy(struct ib_qp *qp);
 
 /**
  * struct rdi_reg - one fast registration of a scatterlist
@@ -103,13 +116,11 @@ void rdi_mr_pool_destroy(struct ib_qp *qp, enum rdi_mr_kind kind);
  * @reg_wr: IB_WR_REG_MR work request; chain it before the SEND that
  *          advertises @mr->rkey
  * @inv_wr: IB_WR_LOCAL_INV work request for @mr, built by rdi_reg_inv_wr()
- * @kind:   pool @mr came from
  */
 struct rdi_reg {
 	struct ib_mr		*mr;
 	struct ib_reg_wr	reg_wr;
 	struct ib_send_wr	inv_wr;
-	enum rdi_mr_kind	kind;
 };
 
 int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
@@ -117,6 +128,9 @@ int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
 	       int access);
 struct ib_send_wr *rdi_reg_inv_wr(struct rdi_reg *reg, struct ib_cqe *cqe);
 void rdi_reg_release(struct ib_qp *qp, struct rdi_reg *reg);
+
+void rdi_wc_log(struct device *dev, const char *who, const char *what,
+		const struct ib_wc *wc);
 
 /**
  * enum rdi_stat - counters kept per SRP channel / iSER connection
@@ -150,22 +164,29 @@ enum rdi_stat {
 
 /**
  * struct rdi_stats - per-CPU counters of one channel or connection
- * @pcpu: one array of RDI_STAT_NR counters per CPU
+ * @pcpu:      one array of RDI_STAT_NR counters per CPU
+ * @show_more: NULL, or what the debugfs file shows after the counters
+ *             (rdi_stats_debugfs_create())
  *
  * Updated locklessly with rdi_stat_add() from any context; read by summing
- * over CPUs, so a read is not a snapshot. Reset by writing to the owner's
- * reset attribute, which calls rdi_stats_reset().
+ * over CPUs, so a read is not a snapshot. Reset by writing to the debugfs
+ * file or the owner's reset attribute, which calls rdi_stats_reset().
  */
 struct rdi_stats {
 	u64 __percpu	*pcpu;
+	void		(*show_more)(struct seq_file *m,
+				     struct rdi_stats *stats);
 };
 
 int rdi_stats_init(struct rdi_stats *stats);
 void rdi_stats_free(struct rdi_stats *stats);
 void rdi_stats_reset(struct rdi_stats *stats);
 u64 rdi_stats_read(const struct rdi_stats *stats, enum rdi_stat which);
-int rdi_stats_show(struct seq_file *m, const struct rdi_stats *stats);
-int rdi_stats_sysfs_emit(char *buf, const struct rdi_stats *stats);
+struct dentry *rdi_stats_debugfs_create(const char *name,
+					struct dentry *parent,
+					struct rdi_stats *stats,
+					void (*show_more)(struct seq_file *m,
+							  struct rdi_stats *stats));
 
 /**
  * rdi_stat_add() - add to one counter on the local CPU
@@ -180,8 +201,6 @@ static inline void rdi_stat_add(struct rdi_stats *stats, enum rdi_stat which,
 {
 	this_cpu_add(stats->pcpu[which], val);
 }
-
-/* Additions after the first version of this API. */
 
 const char *rdi_stat_name(enum rdi_stat which);
 

@@ -58,7 +58,7 @@ static void iser_err_done(struct ib_cq *cq, struct ib_wc *wc)
  * @ic:    connection
  * @state: new state
  *
- * Context: @ic->state_mutex held, except before the connection is visible.
+ * Context: @ic->state_mutex held.
  */
 void iser_set_state(struct iser_conn *ic, enum iser_conn_state state)
 {
@@ -118,38 +118,20 @@ static int iser_login_bufs_alloc(struct iser_conn *ic)
 	struct ib_device *ibdev = ic->dev->ib_dev;
 	int ret;
 
-	ic->login_tx = kmalloc(ISER_LOGIN_DLEN, GFP_KERNEL);
-	if (!ic->login_tx)
-		return -ENOMEM;
-	ic->login_tx_dma = ib_dma_map_single(ibdev, ic->login_tx,
-					     ISER_LOGIN_DLEN, DMA_TO_DEVICE);
-	if (ib_dma_mapping_error(ibdev, ic->login_tx_dma)) {
-		ret = -ENOMEM;
-		goto err_free_tx;
-	}
+	ret = rdi_buf_alloc(ibdev, &ic->login_tx, ISER_LOGIN_DLEN,
+			    DMA_TO_DEVICE);
+	if (ret)
+		return ret;
 	ret = iser_rx_ring_alloc(ic, &ic->login_rx, 1, ISER_LOGIN_DLEN);
 	if (ret)
-		goto err_unmap_tx;
-	return 0;
-
-err_unmap_tx:
-	ib_dma_unmap_single(ibdev, ic->login_tx_dma, ISER_LOGIN_DLEN,
-			    DMA_TO_DEVICE);
-err_free_tx:
-	kfree(ic->login_tx);
-	ic->login_tx = NULL;
+		rdi_buf_free(ibdev, &ic->login_tx);
 	return ret;
 }
 
 static void iser_login_bufs_free(struct iser_conn *ic)
 {
-	if (!ic->login_tx)
-		return;
 	iser_rx_ring_free(ic, &ic->login_rx);
-	ib_dma_unmap_single(ic->dev->ib_dev, ic->login_tx_dma,
-			    ISER_LOGIN_DLEN, DMA_TO_DEVICE);
-	kfree(ic->login_tx);
-	ic->login_tx = NULL;
+	rdi_buf_free(ic->dev->ib_dev, &ic->login_tx);
 }
 
 /**
@@ -167,8 +149,11 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	int ret;
 
 	ic->dev = rdi_device_get(ibdev);
-	if (!ic->dev)
-		return -ENODEV;
+	if (IS_ERR(ic->dev)) {
+		ret = PTR_ERR(ic->dev);
+		ic->dev = NULL;
+		return ret;
+	}
 	if (!ic->dev->fr_supported) {
 		dev_err(&ibdev->dev, "iSER needs fast registration\n");
 		ret = -EOPNOTSUPP;
@@ -293,7 +278,7 @@ void iser_conn_free_hw(struct iser_conn *ic)
 	WRITE_ONCE(ic->qp, NULL);
 	iser_rx_ring_free(ic, &ic->rx);
 	iser_login_bufs_free(ic);
-	rdi_mr_pool_destroy(qp, RDI_MR_REGULAR);
+	rdi_mr_pool_destroy(qp);
 	ib_destroy_qp(qp);
 	ib_cq_pool_put(ic->cq, ic->cq_size);
 	ic->cq = NULL;
@@ -386,14 +371,14 @@ void iser_conn_error(struct iser_conn *ic)
 void iser_wc_error(struct ib_wc *wc, const char *what)
 {
 	struct iser_conn *ic = wc->qp->qp_context;
+	char who[ISER_ADDR_STRLEN];
 
 	trace_iser_wc_error(ic, wc);
-	if (wc->status != IB_WC_WR_FLUSH_ERR)
-		pr_err_ratelimited("%pISpc: %s failed: %s (%s, vendor err 0x%x)\n",
-				   &ic->cm_id->route.addr.dst_addr, what,
-				   ib_wc_status_msg(wc->status),
-				   dev_name(&wc->qp->device->dev),
-				   wc->vendor_err);
+	if (wc->status != IB_WC_WR_FLUSH_ERR) {
+		snprintf(who, sizeof(who), "%pISpc",
+			 &ic->cm_id->route.addr.dst_addr);
+		rdi_wc_log(&wc->qp->device->dev, who, what, wc);
+	}
 	iser_conn_error(ic);
 }
 
@@ -416,35 +401,22 @@ int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
 	ring->desc = kcalloc(nr, sizeof(*ring->desc), GFP_KERNEL);
 	if (!ring->desc)
 		return -ENOMEM;
-	ring->hdrs = kcalloc(nr, ISER_RX_HDR_STRIDE, GFP_KERNEL);
-	if (!ring->hdrs)
+	if (rdi_buf_alloc(ibdev, &ring->hdrs, nr * ISER_RX_HDR_STRIDE,
+			  DMA_FROM_DEVICE))
 		goto err_free_desc;
-	ring->hdrs_dma = ib_dma_map_single(ibdev, ring->hdrs,
-					   nr * ISER_RX_HDR_STRIDE,
-					   DMA_FROM_DEVICE);
-	if (ib_dma_mapping_error(ibdev, ring->hdrs_dma))
-		goto err_free_hdrs;
 	ring->nr = nr;
-	ring->data_len = data_len;
 
 	for (i = 0; i < nr; i++) {
 		struct iser_rx_desc *desc = &ring->desc[i];
 
-		desc->data = kmalloc(data_len, GFP_KERNEL);
-		if (!desc->data)
+		if (rdi_buf_alloc(ibdev, &desc->data, data_len,
+				  DMA_FROM_DEVICE))
 			goto err_free_data;
-		desc->sge[1].addr = ib_dma_map_single(ibdev, desc->data,
-						      data_len,
-						      DMA_FROM_DEVICE);
-		if (ib_dma_mapping_error(ibdev, desc->sge[1].addr)) {
-			kfree(desc->data);
-			goto err_free_data;
-		}
+		desc->sge[1].addr = desc->data.dma;
 		desc->sge[1].length = data_len;
 		desc->sge[1].lkey = lkey;
-		desc->data_len = data_len;
-		desc->hdrs = ring->hdrs + i * ISER_RX_HDR_STRIDE;
-		desc->sge[0].addr = ring->hdrs_dma + i * ISER_RX_HDR_STRIDE;
+		desc->hdrs = ring->hdrs.addr + i * ISER_RX_HDR_STRIDE;
+		desc->sge[0].addr = ring->hdrs.dma + i * ISER_RX_HDR_STRIDE;
 		desc->sge[0].length = ISER_HDRS_LEN;
 		desc->sge[0].lkey = lkey;
 		desc->conn = ic;
@@ -456,16 +428,9 @@ int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
 	return 0;
 
 err_free_data:
-	while (i--) {
-		ib_dma_unmap_single(ibdev, ring->desc[i].sge[1].addr, data_len,
-				    DMA_FROM_DEVICE);
-		kfree(ring->desc[i].data);
-	}
-	ib_dma_unmap_single(ibdev, ring->hdrs_dma, nr * ISER_RX_HDR_STRIDE,
-			    DMA_FROM_DEVICE);
-	ring->nr = 0;
-err_free_hdrs:
-	kfree(ring->hdrs);
+	iser_rx_ring_free(ic, ring);
+	return -ENOMEM;
+
 err_free_desc:
 	kfree(ring->desc);
 	ring->desc = NULL;
@@ -475,7 +440,8 @@ err_free_desc:
 /**
  * iser_rx_ring_free() - unmap and free receive buffers
  * @ic:   connection, QP drained
- * @ring: ring; empty rings are ignored
+ * @ring: ring, also one iser_rx_ring_alloc() filled only in part; empty
+ *        rings are ignored
  */
 void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring)
 {
@@ -484,14 +450,9 @@ void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring)
 
 	if (!ring->desc)
 		return;
-	for (i = 0; i < ring->nr; i++) {
-		ib_dma_unmap_single(ibdev, ring->desc[i].sge[1].addr,
-				    ring->data_len, DMA_FROM_DEVICE);
-		kfree(ring->desc[i].data);
-	}
-	ib_dma_unmap_single(ibdev, ring->hdrs_dma,
-			    ring->nr * ISER_RX_HDR_STRIDE, DMA_FROM_DEVICE);
-	kfree(ring->hdrs);
+	for (i = 0; i < ring->nr; i++)
+		rdi_buf_free(ibdev, &ring->desc[i].data);
+	rdi_buf_free(ibdev, &ring->hdrs);
 	kfree(ring->desc);
 	ring->desc = NULL;
 	ring->nr = 0;
@@ -510,7 +471,7 @@ int iser_post_recv(struct iser_rx_desc *desc)
 
 	ib_dma_sync_single_for_device(ibdev, desc->sge[0].addr, ISER_HDRS_LEN,
 				      DMA_FROM_DEVICE);
-	ib_dma_sync_single_for_device(ibdev, desc->sge[1].addr, desc->data_len,
+	ib_dma_sync_single_for_device(ibdev, desc->data.dma, desc->data.size,
 				      DMA_FROM_DEVICE);
 	return ib_post_recv(ic->qp, &desc->wr, NULL);
 }

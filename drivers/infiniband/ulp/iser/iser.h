@@ -47,6 +47,8 @@
 #define ISER_LOGIN_DLEN		ISCSI_DEF_MAX_RECV_SEG_LEN
 /* Scatter entries of an immediate-only write sent without registration. */
 #define ISER_INLINE_SGES	4
+/* "%pISpc" of an IPv6 address with scope and port, and its NUL. */
+#define ISER_ADDR_STRLEN	64
 
 extern unsigned int iser_max_sectors;
 extern unsigned int iser_rx_data_max;
@@ -76,9 +78,9 @@ enum iser_conn_state {
 /**
  * struct iser_rx_desc - one posted receive buffer
  * @conn:     owning connection
- * @hdrs:     ISER_HDRS_LEN bytes for the iSER header and the BHS
+ * @hdrs:     ISER_HDRS_LEN bytes for the iSER header and the BHS, inside
+ *            the ring's &iser_rx_ring.hdrs
  * @data:     data segment buffer (AHS first, if any)
- * @data_len: size of @data
  * @sge:      headers, data
  * @wr:       the receive work request
  * @cqe:      completion, iser_rx_done()
@@ -89,8 +91,7 @@ enum iser_conn_state {
 struct iser_rx_desc {
 	struct iser_conn	*conn;
 	void			*hdrs;
-	void			*data;
-	u32			data_len;
+	struct rdi_buf		data;
 	struct ib_sge		sge[2];
 	struct ib_recv_wr	wr;
 	struct ib_cqe		cqe;
@@ -102,16 +103,12 @@ struct iser_rx_desc {
  * struct iser_rx_ring - a set of receive buffers mapped on one device
  * @desc:      @nr descriptors
  * @hdrs:      headers of all descriptors, ISER_RX_HDR_STRIDE apart
- * @hdrs_dma:  DMA address of @hdrs
  * @nr:        descriptors in the ring
- * @data_len:  data segment bytes each descriptor receives
  */
 struct iser_rx_ring {
 	struct iser_rx_desc	*desc;
-	void			*hdrs;
-	u64			hdrs_dma;
+	struct rdi_buf		hdrs;
 	unsigned int		nr;
-	u32			data_len;
 };
 
 /* Flags in &iser_conn.flags. */
@@ -145,7 +142,6 @@ enum {
  * @max_send_sge:  SGEs one SEND may carry (headers included)
  * @login_rx:      single receive buffer used during login
  * @login_tx:      login/text request data, ISER_LOGIN_DLEN bytes
- * @login_tx_dma:  DMA address of @login_tx
  * @rx:            full-feature receive ring, allocated at conn start
  * @err_cqe:       completion of unsignaled or error-only work requests
  * @stats:         per-connection counters
@@ -175,8 +171,7 @@ struct iser_conn {
 	unsigned int		sg_tablesize;
 	unsigned int		max_send_sge;
 	struct iser_rx_ring	login_rx;
-	void			*login_tx;
-	u64			login_tx_dma;
+	struct rdi_buf		login_tx;
 	struct iser_rx_ring	rx;
 	struct ib_cqe		err_cqe;
 	struct rdi_stats	stats;

@@ -87,7 +87,7 @@ static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
 	if (pdu->opcode == ISCSI_OP_SCSI_CMD_RSP)
 		rdi_stat_add(&ic->stats, RDI_STAT_CMDS_DONE, 1);
 	ret = iscsi_complete_pdu(conn, iser_rx_bhs(desc),
-				 desc->data + pdu->ahs_len, pdu->data_len);
+				 desc->data.addr + pdu->ahs_len, pdu->data_len);
 	if (ret && ret != ISCSI_ERR_NO_SCSI_CMD) {
 		pr_err_ratelimited("%pISpc: PDU opcode 0x%02x (itt 0x%x, %u data bytes) from the target: %s (libiscsi error %d); failing the connection\n",
 				   &ic->cm_id->route.addr.dst_addr, pdu->opcode,
@@ -377,9 +377,9 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	ib_dma_sync_single_for_cpu(ibdev, desc->sge[0].addr, ISER_HDRS_LEN,
 				   DMA_FROM_DEVICE);
 	if (wc->byte_len > ISER_HDRS_LEN)
-		ib_dma_sync_single_for_cpu(ibdev, desc->sge[1].addr,
+		ib_dma_sync_single_for_cpu(ibdev, desc->data.dma,
 					   min_t(u32, wc->byte_len - ISER_HDRS_LEN,
-						 desc->data_len),
+						 desc->data.size),
 					   DMA_FROM_DEVICE);
 	if (iser_rx_parse(desc->hdrs, wc->byte_len, pdu)) {
 		iser_rx_malformed(ic, desc, wc->byte_len);

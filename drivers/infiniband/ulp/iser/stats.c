@@ -14,41 +14,10 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
-#include <linux/seq_file.h>
 
 #include "iser.h"
 
 static struct dentry *iser_debugfs_root;
-
-static int iser_stats_show(struct seq_file *m, void *unused)
-{
-	struct iser_conn *ic = m->private;
-
-	return rdi_stats_show(m, &ic->stats);
-}
-
-static int iser_stats_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, iser_stats_show, inode->i_private);
-}
-
-static ssize_t iser_stats_write(struct file *file, const char __user *buf,
-				size_t count, loff_t *ppos)
-{
-	struct iser_conn *ic = file_inode(file)->i_private;
-
-	rdi_stats_reset(&ic->stats);
-	return count;
-}
-
-static const struct file_operations iser_stats_fops = {
-	.owner		= THIS_MODULE,
-	.open		= iser_stats_open,
-	.read		= seq_read,
-	.write		= iser_stats_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
 
 /**
  * iser_stats_add() - publish a connection's counters
@@ -62,7 +31,7 @@ void iser_stats_add(struct iser_conn *ic)
 
 	snprintf(name, sizeof(name), "ep%d", ic->ep->id);
 	ic->debugfs = debugfs_create_dir(name, iser_debugfs_root);
-	debugfs_create_file("stats", 0600, ic->debugfs, ic, &iser_stats_fops);
+	rdi_stats_debugfs_create("stats", ic->debugfs, &ic->stats, NULL);
 }
 
 /**

@@ -328,7 +328,7 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 	 * One MR per task: only SCSI commands register memory, one MR each
 	 * (iser_data_map()), and libiscsi never has more than cmds_max tasks.
 	 */
-	ret = rdi_mr_pool_init(ic->dev, ic->qp, RDI_MR_REGULAR,
+	ret = rdi_mr_pool_init(ic->dev, ic->qp,
 			       session->cmds_max, ic->sg_tablesize);
 	if (ret) {
 		iscsi_conn_printk(KERN_ERR, conn,
@@ -351,7 +351,7 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 	return iscsi_conn_start(cls_conn);
 
 err_destroy_pool:
-	rdi_mr_pool_destroy(ic->qp, RDI_MR_REGULAR);
+	rdi_mr_pool_destroy(ic->qp);
 err_free_dout:
 	iser_dout_free(ic, session);
 out_unlock:

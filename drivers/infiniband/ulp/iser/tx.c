@@ -105,12 +105,12 @@ static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
 				      DMA_TO_DEVICE);
 
 	if (task->data_count) {
-		ib_dma_sync_single_for_cpu(ibdev, ic->login_tx_dma,
+		ib_dma_sync_single_for_cpu(ibdev, ic->login_tx.dma,
 					   ISER_LOGIN_DLEN, DMA_TO_DEVICE);
-		memcpy(ic->login_tx, task->data, task->data_count);
-		ib_dma_sync_single_for_device(ibdev, ic->login_tx_dma,
+		memcpy(ic->login_tx.addr, task->data, task->data_count);
+		ib_dma_sync_single_for_device(ibdev, ic->login_tx.dma,
 					      ISER_LOGIN_DLEN, DMA_TO_DEVICE);
-		it->sge[1].addr = ic->login_tx_dma;
+		it->sge[1].addr = ic->login_tx.dma;
 		it->sge[1].length = task->data_count;
 		it->sge[1].lkey = ic->dev->pd->local_dma_lkey;
 		it->nr_sge = 2;

@@ -12,6 +12,8 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -20,6 +22,20 @@
 
 #include "rdi.h"
 
+/**
+ * struct rdi_device_entry - an rdi_device and what only this file touches
+ * @dev:   the part users see
+ * @ref:   users (rdi_device_get/put)
+ * @entry: link in rdi_devices
+ *
+ * @ref and @entry change under rdi_devices_mutex only.
+ */
+struct rdi_device_entry {
+	struct rdi_device	dev;
+	struct kref		ref;
+	struct list_head	entry;
+};
+
 /*
  * rdi_devices lists every live rdi_device. rdi_devices_mutex protects the
  * list and every change of a listed device's @ref, so a lookup never finds a
@@ -27,6 +43,11 @@
  */
 static LIST_HEAD(rdi_devices);
 static DEFINE_MUTEX(rdi_devices_mutex);
+
+static struct rdi_device_entry *rdi_entry(struct rdi_device *dev)
+{
+	return container_of(dev, struct rdi_device_entry, dev);
+}
 
 static void rdi_device_init_caps(struct rdi_device *dev)
 {
@@ -49,17 +70,19 @@ static void rdi_device_init_caps(struct rdi_device *dev)
 	dev->integrity = attr->kernel_cap_flags & IBK_INTEGRITY_HANDOVER;
 }
 
-static struct rdi_device *rdi_device_create(struct ib_device *ib_dev)
+static struct rdi_device_entry *rdi_device_create(struct ib_device *ib_dev)
 {
+	struct rdi_device_entry *e;
 	struct rdi_device *dev;
 	int ret;
 
-	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	if (!dev)
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
 		return ERR_PTR(-ENOMEM);
 
+	dev = &e->dev;
 	dev->ib_dev = ib_dev;
-	kref_init(&dev->ref);
+	kref_init(&e->ref);
 	rdi_device_init_caps(dev);
 
 	dev->pd = ib_alloc_pd(ib_dev, 0);
@@ -73,10 +96,10 @@ static struct rdi_device *rdi_device_create(struct ib_device *ib_dev)
 		"rdi: mr_page_size %u max_fr_pages %u max_sge %u fr %d sg_gaps %d integrity %d\n",
 		dev->mr_page_size, dev->max_fr_pages, dev->max_sge,
 		dev->fr_supported, dev->sg_gaps, dev->integrity);
-	return dev;
+	return e;
 
 err_free_dev:
-	kfree(dev);
+	kfree(e);
 	return ERR_PTR(ret);
 }
 
@@ -94,32 +117,36 @@ err_free_dev:
  */
 struct rdi_device *rdi_device_get(struct ib_device *ib_dev)
 {
-	struct rdi_device *dev;
+	struct rdi_device_entry *e;
 
 	mutex_lock(&rdi_devices_mutex);
-	list_for_each_entry(dev, &rdi_devices, entry) {
-		if (dev->ib_dev == ib_dev) {
-			kref_get(&dev->ref);
+	list_for_each_entry(e, &rdi_devices, entry) {
+		if (e->dev.ib_dev == ib_dev) {
+			kref_get(&e->ref);
 			goto out_unlock;
 		}
 	}
 
-	dev = rdi_device_create(ib_dev);
-	if (!IS_ERR(dev))
-		list_add(&dev->entry, &rdi_devices);
+	e = rdi_device_create(ib_dev);
+	if (IS_ERR(e)) {
+		mutex_unlock(&rdi_devices_mutex);
+		return ERR_CAST(e);
+	}
+	list_add(&e->entry, &rdi_devices);
 out_unlock:
 	mutex_unlock(&rdi_devices_mutex);
-	return dev;
+	return &e->dev;
 }
 EXPORT_SYMBOL_GPL(rdi_device_get);
 
 /* kref release, called with rdi_devices_mutex held: unpublish only. */
 static void rdi_device_unlink(struct kref *ref)
 {
-	struct rdi_device *dev = container_of(ref, struct rdi_device, ref);
+	struct rdi_device_entry *e = container_of(ref, struct rdi_device_entry,
+						  ref);
 
 	lockdep_assert_held(&rdi_devices_mutex);
-	list_del(&dev->entry);
+	list_del(&e->entry);
 }
 
 /**
@@ -131,19 +158,21 @@ static void rdi_device_unlink(struct kref *ref)
  */
 void rdi_device_put(struct rdi_device *dev)
 {
+	struct rdi_device_entry *e;
 	bool last;
 
 	if (!dev)
 		return;
 
+	e = rdi_entry(dev);
 	mutex_lock(&rdi_devices_mutex);
-	last = kref_put(&dev->ref, rdi_device_unlink);
+	last = kref_put(&e->ref, rdi_device_unlink);
 	mutex_unlock(&rdi_devices_mutex);
 	if (!last)
 		return;
 
 	ib_dealloc_pd(dev->pd);
-	kfree(dev);
+	kfree(e);
 }
 EXPORT_SYMBOL_GPL(rdi_device_put);
 

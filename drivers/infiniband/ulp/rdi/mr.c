@@ -2,8 +2,8 @@
 /*
  * rdi_core: fast registration over the QP's own MR pool.
  *
- * MRs live in the ib_mr_pool lists of the QP they are used on
- * (qp->rdma_mrs, qp->sig_mrs), created with the QP and destroyed before it.
+ * MRs live in the ib_mr_pool list of the QP they are used on
+ * (qp->rdma_mrs), created with the QP and destroyed before it.
  * A registration takes one MR from the pool, gives it a fresh key, maps a
  * scatterlist into it and prepares the IB_WR_REG_MR work request that the
  * caller chains in front of the SEND advertising the key. After the I/O the
@@ -28,11 +28,12 @@
  */
 static void rdi_wr_failed(struct ib_wc *wc, const char *what)
 {
-	if (wc->status != IB_WC_SUCCESS && wc->status != IB_WC_WR_FLUSH_ERR)
-		dev_err_ratelimited(&wc->qp->device->dev,
-				    "rdi: %s on QP %u failed: %s (vendor error 0x%x)\n",
-				    what, wc->qp->qp_num,
-				    ib_wc_status_msg(wc->status), wc->vendor_err);
+	char who[16];
+
+	if (wc->status == IB_WC_SUCCESS || wc->status == IB_WC_WR_FLUSH_ERR)
+		return;
+	snprintf(who, sizeof(who), "QP %u", wc->qp->qp_num);
+	rdi_wc_log(&wc->qp->device->dev, who, what, wc);
 }
 
 static void rdi_reg_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -48,67 +49,50 @@ static void rdi_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 static struct ib_cqe rdi_reg_cqe = { .done = rdi_reg_done };
 static struct ib_cqe rdi_inv_cqe = { .done = rdi_inv_done };
 
-static struct list_head *rdi_mr_list(struct ib_qp *qp, enum rdi_mr_kind kind)
-{
-	return kind == RDI_MR_INTEGRITY ? &qp->sig_mrs : &qp->rdma_mrs;
-}
-
 /**
  * rdi_mr_pool_init() - create the MRs a QP registers memory with
  * @dev:       device of @qp
  * @qp:        the QP; its pool lives as long as it does
- * @kind:      RDI_MR_REGULAR (SG_GAPS MRs when @dev supports them) or
- *             RDI_MR_INTEGRITY
  * @nr:        number of MRs
  * @max_pages: pages each MR maps, at most @dev->max_fr_pages
  *
- * Call after creating @qp and before posting on it; destroy with
- * rdi_mr_pool_destroy() before destroying @qp. May sleep.
+ * The MRs are IB_MR_TYPE_SG_GAPS when @dev supports them, else
+ * IB_MR_TYPE_MEM_REG. Call after creating @qp and before posting on it;
+ * destroy with rdi_mr_pool_destroy() before destroying @qp. May sleep.
  *
- * Return: 0, -EOPNOTSUPP if @dev cannot do the kind of registration asked
- * for, -EINVAL for a bad size, or the error of ib_mr_pool_init().
+ * Return: 0, -EOPNOTSUPP if @dev cannot do fast registration, -EINVAL for
+ * a bad size, or the error of ib_mr_pool_init().
  */
-int rdi_mr_pool_init(struct rdi_device *dev, struct ib_qp *qp,
-		     enum rdi_mr_kind kind, int nr, u32 max_pages)
+int rdi_mr_pool_init(struct rdi_device *dev, struct ib_qp *qp, int nr,
+		     u32 max_pages)
 {
-	enum ib_mr_type type;
-	u32 max_meta = 0;
-
 	if (!dev->fr_supported)
 		return -EOPNOTSUPP;
 	if (nr <= 0 || !max_pages || max_pages > dev->max_fr_pages)
 		return -EINVAL;
 
-	if (kind == RDI_MR_INTEGRITY) {
-		if (!dev->integrity)
-			return -EOPNOTSUPP;
-		type = IB_MR_TYPE_INTEGRITY;
-		max_meta = max_pages;
-	} else {
-		type = dev->sg_gaps ? IB_MR_TYPE_SG_GAPS : IB_MR_TYPE_MEM_REG;
-	}
-
-	return ib_mr_pool_init(qp, rdi_mr_list(qp, kind), nr, type, max_pages,
-			       max_meta);
+	return ib_mr_pool_init(qp, &qp->rdma_mrs, nr,
+			       dev->sg_gaps ? IB_MR_TYPE_SG_GAPS :
+					      IB_MR_TYPE_MEM_REG,
+			       max_pages, 0);
 }
 EXPORT_SYMBOL_GPL(rdi_mr_pool_init);
 
 /**
  * rdi_mr_pool_destroy() - free the MRs created by rdi_mr_pool_init()
- * @qp:   the QP, drained, with every MR returned to the pool
- * @kind: which pool
+ * @qp: the QP, drained, with every MR returned to the pool
  *
  * Safe to call for a pool that was never created.
  */
-void rdi_mr_pool_destroy(struct ib_qp *qp, enum rdi_mr_kind kind)
+void rdi_mr_pool_destroy(struct ib_qp *qp)
 {
-	ib_mr_pool_destroy(qp, rdi_mr_list(qp, kind));
+	ib_mr_pool_destroy(qp, &qp->rdma_mrs);
 }
 EXPORT_SYMBOL_GPL(rdi_mr_pool_destroy);
 
 /**
  * rdi_reg_sg() - register (part of) a DMA-mapped scatterlist
- * @qp:        QP whose regular pool provides the MR
+ * @qp:        QP whose pool provides the MR
  * @reg:       registration state; @reg->mr must be NULL
  * @sg:        first element to map
  * @sg_nents:  elements from @sg on
@@ -145,8 +129,7 @@ int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
 	if (WARN_ON_ONCE(reg->mr))
 		return -EINVAL;
 
-	reg->kind = RDI_MR_REGULAR;
-	mr = ib_mr_pool_get(qp, rdi_mr_list(qp, reg->kind));
+	mr = ib_mr_pool_get(qp, &qp->rdma_mrs);
 	if (!mr)
 		return -EAGAIN;
 
@@ -155,7 +138,7 @@ int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
 
 	n = ib_map_mr_sg(mr, sg, sg_nents, sg_offset, page_size);
 	if (unlikely(n < 0 || !mr->length)) {
-		ib_mr_pool_put(qp, rdi_mr_list(qp, reg->kind), mr);
+		ib_mr_pool_put(qp, &qp->rdma_mrs, mr);
 		return n < 0 ? n : -EINVAL;
 	}
 
@@ -205,7 +188,7 @@ void rdi_reg_release(struct ib_qp *qp, struct rdi_reg *reg)
 {
 	if (!reg->mr)
 		return;
-	ib_mr_pool_put(qp, rdi_mr_list(qp, reg->kind), reg->mr);
+	ib_mr_pool_put(qp, &qp->rdma_mrs, reg->mr);
 	reg->mr = NULL;
 }
 EXPORT_SYMBOL_GPL(rdi_reg_release);

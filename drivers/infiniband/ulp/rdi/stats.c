@@ -10,13 +10,13 @@
  * Copyright (c) 2026 The rdma-initiators authors.
  */
 
+#include <linux/debugfs.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
-#include <linux/sysfs.h>
 #include <rdi/core.h>
 
-/* Names as both renderers print them, one per enum rdi_stat. */
+/* Names as the debugfs file and the owners' own views print them. */
 static const char * const rdi_stat_names[RDI_STAT_NR] = {
 	[RDI_STAT_CMDS]		 = "cmds",
 	[RDI_STAT_CMDS_DONE]	 = "cmds_done",
@@ -56,6 +56,7 @@ EXPORT_SYMBOL_GPL(rdi_stat_name);
  */
 int rdi_stats_init(struct rdi_stats *stats)
 {
+	stats->show_more = NULL;
 	stats->pcpu = __alloc_percpu(sizeof(u64) * RDI_STAT_NR,
 				     __alignof__(u64));
 	return stats->pcpu ? 0 : -ENOMEM;
@@ -111,41 +112,62 @@ u64 rdi_stats_read(const struct rdi_stats *stats, enum rdi_stat which)
 }
 EXPORT_SYMBOL_GPL(rdi_stats_read);
 
-/**
- * rdi_stats_show() - print all counters into a seq_file
- * @m:     the seq_file (debugfs)
- * @stats: counters
- *
- * One "name value" line per counter, the same text rdi_stats_sysfs_emit()
- * produces.
- *
- * Return: 0.
- */
-int rdi_stats_show(struct seq_file *m, const struct rdi_stats *stats)
+static int rdi_stats_show(struct seq_file *m, void *unused)
 {
+	struct rdi_stats *stats = m->private;
 	int i;
 
 	for (i = 0; i < RDI_STAT_NR; i++)
 		seq_printf(m, "%s %llu\n", rdi_stat_names[i],
 			   rdi_stats_read(stats, i));
+	if (stats->show_more)
+		stats->show_more(m, stats);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(rdi_stats_show);
+
+static int rdi_stats_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, rdi_stats_show, inode->i_private);
+}
+
+static ssize_t rdi_stats_write(struct file *file, const char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	rdi_stats_reset(file_inode(file)->i_private);
+	return count;
+}
+
+static const struct file_operations rdi_stats_fops = {
+	.owner		= THIS_MODULE,
+	.open		= rdi_stats_open,
+	.read		= seq_read,
+	.write		= rdi_stats_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
 
 /**
- * rdi_stats_sysfs_emit() - print all counters into a sysfs buffer
- * @buf:   the PAGE_SIZE buffer of a sysfs show method
- * @stats: counters
+ * rdi_stats_debugfs_create() - a debugfs file of one set of counters
+ * @name:      file name
+ * @parent:    directory
+ * @stats:     counters; they must outlive the file
+ * @show_more: NULL, or prints the owner's own lines after the counters;
+ *             it finds its object with container_of() on @stats
  *
- * Return: bytes written, as a show method returns it.
+ * Reading the file gives one "name value" line per counter, then the lines
+ * of @show_more; writing anything to it resets the counters. debugfs
+ * failures are not errors: the file is for observation only.
+ *
+ * Return: the file's dentry (removed with its directory), or an ERR_PTR()
+ * that debugfs_remove() accepts.
  */
-int rdi_stats_sysfs_emit(char *buf, const struct rdi_stats *stats)
+struct dentry *rdi_stats_debugfs_create(const char *name,
+					struct dentry *parent,
+					struct rdi_stats *stats,
+					void (*show_more)(struct seq_file *m,
+							  struct rdi_stats *stats))
 {
-	int i, len = 0;
-
-	for (i = 0; i < RDI_STAT_NR; i++)
-		len += sysfs_emit_at(buf, len, "%s %llu\n", rdi_stat_names[i],
-				     rdi_stats_read(stats, i));
-	return len;
+	stats->show_more = show_more;
+	return debugfs_create_file(name, 0600, parent, stats, &rdi_stats_fops);
 }
-EXPORT_SYMBOL_GPL(rdi_stats_sysfs_emit);
+EXPORT_SYMBOL_GPL(rdi_stats_debugfs_create);

@@ -48,29 +48,18 @@ static struct srp_iu *srp_alloc_iu(struct ib_device *dev, u32 size,
 	iu = kzalloc(sizeof(*iu), GFP_KERNEL);
 	if (!iu)
 		return NULL;
-	iu->buf = kzalloc(size, GFP_KERNEL);
-	if (!iu->buf)
-		goto err_free_iu;
-	iu->dma = ib_dma_map_single(dev, iu->buf, size, dir);
-	if (ib_dma_mapping_error(dev, iu->dma))
-		goto err_free_buf;
-	iu->size = size;
-	iu->dir = dir;
+	if (rdi_buf_alloc(dev, &iu->buf, size, dir)) {
+		kfree(iu);
+		return NULL;
+	}
 	return iu;
-
-err_free_buf:
-	kfree(iu->buf);
-err_free_iu:
-	kfree(iu);
-	return NULL;
 }
 
 static void srp_free_iu(struct ib_device *dev, struct srp_iu *iu)
 {
 	if (!iu)
 		return;
-	ib_dma_unmap_single(dev, iu->dma, iu->size, iu->dir);
-	kfree(iu->buf);
+	rdi_buf_free(dev, &iu->buf);
 	kfree(iu);
 }
 
@@ -218,7 +207,7 @@ int srp_ch_create_ib(struct srp_channel *ch)
 		goto err_free_send_cq;
 
 	if (target->mr_per_cmd) {
-		ret = rdi_mr_pool_init(sdev->rdi, ch->qp, RDI_MR_REGULAR,
+		ret = rdi_mr_pool_init(sdev->rdi, ch->qp,
 				       target->queue_size * target->mr_per_cmd,
 				       sdev->max_pages_per_mr);
 		if (ret)
@@ -238,7 +227,7 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	return 0;
 
 err_destroy_mrs:
-	rdi_mr_pool_destroy(ch->qp, RDI_MR_REGULAR);
+	rdi_mr_pool_destroy(ch->qp);
 err_destroy_qp:
 	target->cm->destroy_qp(ch);
 	ch->qp = NULL;
@@ -264,7 +253,7 @@ void srp_ch_destroy_ib(struct srp_channel *ch)
 
 	if (ch->qp) {
 		ib_drain_qp(ch->qp);
-		rdi_mr_pool_destroy(ch->qp, RDI_MR_REGULAR);
+		rdi_mr_pool_destroy(ch->qp);
 		target->cm->destroy_qp(ch);
 		ch->qp = NULL;
 	}
@@ -287,8 +276,8 @@ static int srp_post_recv(struct srp_channel *ch, struct srp_iu *iu)
 	struct ib_recv_wr wr = {};
 	struct ib_sge sge;
 
-	sge.addr = iu->dma;
-	sge.length = iu->size;
+	sge.addr = iu->buf.dma;
+	sge.length = iu->buf.size;
 	sge.lkey = ch->pd->local_dma_lkey;
 	wr.wr_cqe = &iu->cqe;
 	wr.sg_list = &sge;
@@ -312,10 +301,12 @@ static void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	srp_ka_seen(ch);
 
-	ib_dma_sync_single_for_cpu(dev, iu->dma, iu->size, DMA_FROM_DEVICE);
-	ch->target->ch_ops->recv(ch, iu->buf, wc->byte_len);
+	ib_dma_sync_single_for_cpu(dev, iu->buf.dma, iu->buf.size,
+				   DMA_FROM_DEVICE);
+	ch->target->ch_ops->recv(ch, iu->buf.addr, wc->byte_len);
 
-	ib_dma_sync_single_for_device(dev, iu->dma, iu->size, DMA_FROM_DEVICE);
+	ib_dma_sync_single_for_device(dev, iu->buf.dma, iu->buf.size,
+				      DMA_FROM_DEVICE);
 	if (srp_post_recv(ch, iu))
 		srp_printk_rl(KERN_ERR, ch->target->shost,
 			      "channel %u: cannot repost a receive\n", ch->idx);
@@ -458,7 +449,7 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 {
 	struct ib_send_wr wr = {}, *tail;
 
-	iu->sge[0].addr = iu->dma;
+	iu->sge[0].addr = iu->buf.dma;
 	iu->sge[0].length = len;
 	iu->sge[0].lkey = ch->pd->local_dma_lkey;
 	iu->cqe.done = srp_send_done;
@@ -469,7 +460,7 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 	wr.opcode = IB_WR_SEND;
 	wr.send_flags = IB_SEND_SIGNALED;
 
-	ib_dma_sync_single_for_device(ch_ibdev(ch), iu->dma, iu->size,
+	ib_dma_sync_single_for_device(ch_ibdev(ch), iu->buf.dma, iu->buf.size,
 				      DMA_TO_DEVICE);
 	if (!prefix)
 		return ib_post_send(ch->qp, &wr, NULL);
@@ -594,16 +585,15 @@ void srp_ch_login_end(struct srp_channel *ch)
 void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what)
 {
 	struct srp_target *target = ch->target;
+	char who[16];
 
 	if (!srp_ch_mark_down(ch))
 		return;
 
 	rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
 	trace_srp_error(ch, wc->status);
-	shost_printk(KERN_ERR, target->shost,
-		     "channel %u: %s failed: %s (%d), vendor error %#x\n",
-		     ch->idx, what, ib_wc_status_msg(wc->status), wc->status,
-		     wc->vendor_err);
+	snprintf(who, sizeof(who), "channel %u", ch->idx);
+	rdi_wc_log(&target->shost->shost_gendev, who, what, wc);
 	/*
 	 * Transport retries exhausted: the target is unreachable over the
 	 * path every channel shares, so the others are as good as lost too

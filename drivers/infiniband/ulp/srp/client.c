@@ -218,8 +218,8 @@ static int srp_add_one(struct ib_device *ib_dev)
 	sdev->ib_dev = ib_dev;
 	INIT_LIST_HEAD(&sdev->hosts);
 	sdev->rdi = rdi_device_get(ib_dev);
-	if (IS_ERR_OR_NULL(sdev->rdi)) {
-		ret = sdev->rdi ? PTR_ERR(sdev->rdi) : -ENOMEM;
+	if (IS_ERR(sdev->rdi)) {
+		ret = PTR_ERR(sdev->rdi);
 		dev_warn(&ib_dev->dev, "no RDMA resources for SRP: %d\n", ret);
 		goto err_free;
 	}

@@ -284,7 +284,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 	p.cdb = scmnd->cmnd;
 	p.cdb_len = scmnd->cmd_len;
 	p.task_attr = SRP_TASK_SIMPLE;
-	len = srp_build_cmd(iu->buf, ch->max_it_iu_len, &p);
+	len = srp_build_cmd(iu->buf.addr, ch->max_it_iu_len, &p);
 	if (unlikely(len < 0)) {
 		srp_put_tx_iu(ch, iu);
 		result = DID_ERROR << 16;
@@ -293,7 +293,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 
 	req->iu = iu;
 	req->ch = ch;
-	len = srp_map_data(ch, scmnd, req, iu->buf, len, &reg_wrs);
+	len = srp_map_data(ch, scmnd, req, iu->buf.addr, len, &reg_wrs);
 	if (unlikely(len < 0)) {
 		srp_put_tx_iu(ch, iu);
 		if (len == -EAGAIN || len == -ENOMEM)
@@ -417,9 +417,9 @@ static void srp_send_reply(struct srp_channel *ch, u8 opcode, u64 tag)
 		return;
 	}
 	if (opcode == SRP_IU_CRED_RSP)
-		srp_build_cred_rsp(iu->buf, tag);
+		srp_build_cred_rsp(iu->buf.addr, tag);
 	else
-		srp_build_aer_rsp(iu->buf, tag);
+		srp_build_aer_rsp(iu->buf.addr, tag);
 	if (srp_post_send(ch, iu, sizeof(struct srp_iu_cred_rsp), NULL))
 		srp_put_tx_iu(ch, iu);
 }

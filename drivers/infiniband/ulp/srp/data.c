@@ -178,7 +178,7 @@ static int srp_write_descs(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 			srp_set_direct(&ind->list[i], sg_dma_address(sg), rkey,
 				       sg_dma_len(sg));
 	}
-	srp_set_indirect(ind, req->iu->dma + desc_off +
+	srp_set_indirect(ind, req->iu->buf.dma + desc_off +
 			 sizeof(struct srp_indirect_desc), rkey, ndesc,
 			 scsi_bufflen(scmnd));
 	srp_set_fmt(cmd, dir, SRP_DESC_INDIRECT, ndesc);

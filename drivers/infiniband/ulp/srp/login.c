@@ -393,7 +393,7 @@ static void srp_ch_send_logout(struct srp_channel *ch)
 	iu = srp_get_tx_iu(ch, SRP_TX_RSP);
 	if (!iu)
 		return;
-	srp_build_i_logout(iu->buf, SRP_TAG_TSK_MGMT);
+	srp_build_i_logout(iu->buf.addr, SRP_TAG_TSK_MGMT);
 	reinit_completion(&ch->logout_done);
 	iu->cqe.done = srp_logout_done;
 	if (srp_post_send(ch, iu, sizeof(struct srp_iu_i_logout), NULL)) {

@@ -65,10 +65,7 @@ enum srp_tx_use {
 /**
  * struct srp_iu - one information unit buffer
  * @list:   link in the channel's free send list
- * @buf:    kernel address of the buffer
- * @dma:    DMA address of @buf
- * @size:   size of @buf in bytes
- * @dir:    DMA direction of the mapping
+ * @buf:    the IU's buffer, mapped for sends or receives
  * @cqe:    completion entry of the work request using the IU
  * @sge:    SGEs of a send: the IU itself, then immediate data
  * @num_sge: SGEs in use in @sge
@@ -76,10 +73,7 @@ enum srp_tx_use {
  */
 struct srp_iu {
 	struct list_head	list;
-	void			*buf;
-	u64			dma;
-	u32			size;
-	enum dma_data_direction	dir;
+	struct rdi_buf		buf;
 	struct ib_cqe		cqe;
 	struct ib_sge		sge[SRP_MAX_IMM_SGE + 1];
 	int			num_sge;

@@ -19,11 +19,11 @@
 
 static struct dentry *srp_debugfs_root;
 
-static int srp_ch_stats_show(struct seq_file *m, void *unused)
+/* What the file shows after rdi_core's counters: the channel's state. */
+static void srp_ch_stats_show(struct seq_file *m, struct rdi_stats *stats)
 {
-	struct srp_channel *ch = m->private;
+	struct srp_channel *ch = container_of(stats, struct srp_channel, stats);
 
-	rdi_stats_show(m, &ch->stats);
 	seq_printf(m, "req_lim %d\n", READ_ONCE(ch->req_lim));
 	seq_printf(m, "zero_req_lim %d\n", atomic_read(&ch->zero_req_lim));
 	seq_printf(m, "connected %d\n", READ_ONCE(ch->connected));
@@ -32,31 +32,7 @@ static int srp_ch_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "max_imm_data %u\n", ch->max_imm_data);
 	seq_printf(m, "max_it_iu_len %u\n", ch->max_it_iu_len);
 	seq_printf(m, "max_ti_iu_len %u\n", ch->max_ti_iu_len);
-	return 0;
 }
-
-static int srp_ch_stats_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, srp_ch_stats_show, inode->i_private);
-}
-
-static ssize_t srp_ch_stats_write(struct file *file, const char __user *buf,
-				  size_t count, loff_t *ppos)
-{
-	struct srp_channel *ch = file_inode(file)->i_private;
-
-	rdi_stats_reset(&ch->stats);
-	return count;
-}
-
-static const struct file_operations srp_ch_stats_fops = {
-	.owner		= THIS_MODULE,
-	.open		= srp_ch_stats_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.write		= srp_ch_stats_write,
-	.release	= single_release,
-};
 
 /**
  * srp_debugfs_add() - create the debugfs files of a logged-in target
@@ -73,8 +49,8 @@ void srp_debugfs_add(struct srp_target *target)
 	target->debugfs = debugfs_create_dir(name, srp_debugfs_root);
 	for (i = 0; i < target->ch_count; i++) {
 		snprintf(name, sizeof(name), "ch%u", i);
-		debugfs_create_file(name, 0600, target->debugfs,
-				    &target->ch[i], &srp_ch_stats_fops);
+		rdi_stats_debugfs_create(name, target->debugfs,
+					 &target->ch[i].stats, srp_ch_stats_show);
 	}
 }
 

@@ -61,7 +61,7 @@ int srp_send_tmf(struct srp_channel *ch, u64 task_tag, u64 lun, u8 func)
 
 	tag = SRP_TAG_TSK_MGMT | atomic64_inc_return(&srp_tmf_seq);
 	int_to_scsilun(lun, &slun);
-	srp_build_tsk_mgmt(iu->buf, tag, slun.scsi_lun, func, task_tag);
+	srp_build_tsk_mgmt(iu->buf.addr, tag, slun.scsi_lun, func, task_tag);
 
 	/* Connected and in flight under one lock: see srp_ch_mark_down(). */
 	reinit_completion(&ch->tmf_done);
