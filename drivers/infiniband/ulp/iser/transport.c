@@ -23,6 +23,7 @@
 #include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_host.h>
 #include <scsi/scsi_transport_iscsi.h>
+#include <rdi/scsi.h>
 
 #include "iser.h"
 #include "transport.h"
@@ -94,13 +95,9 @@ iser_session_create(struct iscsi_endpoint *ep, u16 cmds_max, u16 qdepth,
 	dev = ic->dev;
 	shost->can_queue = min_t(u16, cmds_max, ic->max_cmds);
 	shost->sg_tablesize = ic->sg_tablesize;
-	shost->max_sectors = min_t(unsigned int, READ_ONCE(iser_max_sectors),
-				   ((ic->sg_tablesize - 1) *
-				    dev->mr_page_size) >> SECTOR_SHIFT);
-	if (!dev->sg_gaps)
-		shost->virt_boundary_mask = dev->mr_page_size - 1;
-	/* Not left to the SCSI default of 64 KiB: see srp_target_size(). */
-	shost->max_segment_size = ib_dma_max_seg_size(dev->ib_dev);
+	shost->max_sectors = min(READ_ONCE(iser_max_sectors),
+				 rdi_reg_max_sectors(dev, ic->sg_tablesize));
+	rdi_scsi_host_reg_limits(shost, dev);
 	/*
 	 * T10-PI is not offloaded: the host advertises no protection, so PI
 	 * I/O never reaches us. Someone who asked for it learns why.

@@ -2,9 +2,11 @@
 /*
  * rdi_core: RDMA plumbing shared by the SRP and iSER initiators.
  *
- * The API is include/rdi/core.h; each concern has its own file: device.c
- * (per-ib_device PD and capabilities), mr.c (fast registration), stats.c
- * (per-CPU counters). This file only loads and unloads the module.
+ * The API is include/rdi/core.h and include/rdi/scsi.h; each concern has
+ * its own file: device.c (per-ib_device PD and capabilities), buf.c
+ * (DMA-mapped buffers), mr.c (fast registration), wc.c (the report of a
+ * failed completion), stats.c (per-CPU counters and their debugfs file),
+ * scsi.c (SCSI host limits). This file only loads and unloads the module.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */

@@ -25,6 +25,7 @@
 #include <rdma/ib_cache.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_transport_srp.h>
+#include <rdi/scsi.h>
 
 #include "device.h"
 #include "channel.h"
@@ -223,16 +224,9 @@ static void srp_target_size(struct srp_target *target)
 				     target->cmd_sg_cnt;
 		unsigned int max_pages = descs * sdev->max_pages_per_mr;
 
-		if (!sdev->rdi->sg_gaps)
-			shost->virt_boundary_mask = page - 1;
-		/*
-		 * The boundary makes a request map into whole registrations;
-		 * its segments may be as long as the device takes. 6.1 lifted
-		 * the SCSI default of 64 KiB for a virt boundary by itself,
-		 * 6.12 no longer does.
-		 */
-		shost->max_segment_size = ib_dma_max_seg_size(sdev->ib_dev);
-		max_sect = min(max_sect, (max_pages - 1) * secs_per_page);
+		rdi_scsi_host_reg_limits(shost, sdev->rdi);
+		max_sect = min(max_sect,
+			       rdi_reg_max_sectors(sdev->rdi, max_pages));
 		pages = DIV_ROUND_UP(max_sect, secs_per_page) + 1;
 		target->mr_per_cmd = DIV_ROUND_UP(pages,
 						  sdev->max_pages_per_mr);
@@ -277,13 +271,12 @@ static void srp_target_size_direct(struct srp_target *target)
 {
 	struct srp_device *sdev = target->host->sdev;
 	struct Scsi_Host *shost = target->shost;
-	unsigned int secs_per_page = sdev->rdi->mr_page_size >> SECTOR_SHIFT;
 
 	target->max_desc = 1;
 	if (sdev->use_fr) {
 		shost->max_sectors = min(shost->max_sectors,
-					 (sdev->max_pages_per_mr - 1) *
-					 secs_per_page);
+					 rdi_reg_max_sectors(sdev->rdi,
+							     sdev->max_pages_per_mr));
 		if (sdev->rdi->sg_gaps)
 			shost->sg_tablesize = min(shost->sg_tablesize,
 						  (unsigned short)sdev->max_pages_per_mr);
