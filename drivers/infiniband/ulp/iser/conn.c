@@ -62,6 +62,7 @@ static void iser_err_done(struct ib_cq *cq, struct ib_wc *wc)
  */
 void iser_set_state(struct iser_conn *ic, enum iser_conn_state state)
 {
+	lockdep_assert_held(&ic->state_mutex);
 	trace_iser_conn_state(ic, ic->state, state);
 	ic->state = state;
 }
@@ -105,7 +106,7 @@ struct iser_conn *iser_conn_alloc(void)
 	INIT_WORK(&ic->release_work, iser_conn_release_work);
 	mutex_init(&ic->state_mutex);
 	init_completion(&ic->established);
-	iser_set_state(ic, ISER_CONN_CONNECTING);
+	ic->state = ISER_CONN_CONNECTING;
 	ic->err_cqe.done = iser_err_done;
 	mutex_lock(&iser_conns_mutex);
 	list_add_tail(&ic->entry, &iser_conns);
@@ -147,6 +148,8 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	struct ib_qp_init_attr init_attr = {};
 	unsigned int max_send_wr, max_recv_wr;
 	int ret;
+
+	lockdep_assert_held(&ic->state_mutex);
 
 	ic->dev = rdi_device_get(ibdev);
 	if (IS_ERR(ic->dev)) {

@@ -245,6 +245,8 @@ int iser_xmit_task(struct iscsi_task *task)
 	struct iser_task *it = task->dd_data;
 	int ret;
 
+	lockdep_assert_held(&conn->session->frwd_lock);
+
 	if (unlikely(!ic || test_bit(ISER_CONN_F_ERROR, &ic->flags)))
 		return -ENOTCONN;
 	it->conn = ic;
