@@ -151,6 +151,8 @@ static void srp_log_login_fault(struct srp_channel *ch,
  * Validates the SRP_LOGIN_RSP and checks that the channel can carry every
  * command the SCSI host was sized for; on failure @ch->status is -EPROTO
  * and the login fails without anything being allocated from the response.
+ * A response after @ch->login_deadline fails the login with -ETIMEDOUT:
+ * the login timed out then, whether or not its waiter has woken.
  *
  * Context: CM handler; the caller completes @ch->login_done.
  */
@@ -159,6 +161,20 @@ void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len)
 	struct srp_login_result *rsp = &ch->login_rsp;
 	struct srp_target *target = ch->target;
 	enum srp_login_fault fault;
+	s64 late_ms;
+
+	/*
+	 * The login has timed out even if its waiter has not run yet (a busy
+	 * CPU): what the target sends now is refused, whatever the timing.
+	 */
+	late_ms = ktime_ms_delta(ktime_get(), ch->login_deadline);
+	if (late_ms > 0) {
+		shost_printk(KERN_ERR, target->shost,
+			     "channel %u: login response %lld ms after the login timed out: refused\n",
+			     ch->idx, late_ms);
+		ch->status = -ETIMEDOUT;
+		return;
+	}
 
 	if (srp_parse_login_rsp(data, len, rsp)) {
 		shost_printk(KERN_ERR, ch->target->shost,
@@ -256,6 +272,7 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 	srp_fill_login_params(ch, &p, multich, it_iu_len, imm);
 	reinit_completion(&ch->login_done);
 	ch->status = -ETIMEDOUT;
+	ch->login_deadline = ktime_add_ms(ktime_get(), jiffies_to_msecs(timeout));
 	srp_ch_login_start(ch);
 	ret = target->cm->connect(ch, &p);
 	if (ret) {

@@ -17,6 +17,7 @@
 #define IB_SRP_SRP_H
 
 #include <linux/completion.h>
+#include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/ratelimit.h>
@@ -157,6 +158,8 @@ struct srp_keepalive {
  * @buf_fmt:     SRP_BUF_FMT_DIRECT and/or _INDIRECT: the data descriptor
  *               formats the target accepts on this channel
  * @login_done:  completed by the CM handler when the CM exchange ends
+ * @login_deadline: when the login in progress times out; a login response
+ *               the CM handler sees later is refused (srp_cm_login_reply())
  * @status:      result of the CM exchange (0, -errno or SRP_CM_RETRY_*)
  * @login_rsp:   the decoded SRP_LOGIN_RSP
  * @logout_done: completed when the SRP_I_LOGOUT send completes
@@ -197,6 +200,7 @@ struct srp_channel {
 	u16			buf_fmt;
 
 	struct completion	login_done;
+	ktime_t			login_deadline;
 	int			status;
 	struct srp_login_result	login_rsp;
 
