@@ -62,33 +62,60 @@ fi
 check "rej-iu-once: logout" hostile_logout
 
 hostile_login_fails cm-reject "Connection refused" "rejected"
-# No answer within the login timeout (20 s), then an accept 5 s after the
-# initiator gave up (silent -L): the login has failed with ETIMEDOUT and
-# stays failed; the late accept finds no one (the initiator's CM rejected
-# the request when the login destroyed its id) and leaves nothing behind.
-# An accept only 1 s after the timeout was taken in one of two boots:
-# on a loaded machine the login's waiter ran more than a second late and
-# found the completion already there, which is not a fault.
-m="silent, accepted 25 s late"
-hostile_fake_start silent -L 25000 || fail "$m: fake target starts"
-lab_log_mark
-before=$(lab_srp_hosts)
-check "$m: add_target fails with 'Connection timed out'" \
-	srp_add_target_errno 0 "Connection timed out" "$(hostile_target_string)"
-check "$m: kernel log says why" lab_log_has "no answer to the login request"
-check "$m: the fake target accepted late" hostile_fake_saw "^LATE_ACCEPT n=1" 15
-# The accept fails at the target (the CM id is dead: no QP can be set
-# up on it, or rdma_accept fails, or the initiator's CM rejects the
-# REP); it must never reach ESTABLISHED.
-check "$m: the late accept went nowhere" \
-	hostile_fake_saw "^(ERROR conn=1 |CM RDMA_CM_EVENT_(REJECTED|CONNECT_ERROR|UNREACHABLE) conn=1)" 15
-check "$m: no connection was established" \
-	test "$(hostile_fake_count '^CM RDMA_CM_EVENT_ESTABLISHED')" -eq 0
-check "$m: no SCSI host or rport left" hostile_no_hosts
-for h in $(lab_srp_hosts); do
-	echo "$before" | grep -qx "$h" || srp_logout "$h"
-done
-hostile_fake_stop
+# An accept after the login timeout is refused, however late the login's
+# waiter runs (issue 16). The waiter is held off the CPU past the timeout:
+# the add_target writer may run on CPU 1 only, and from 12 s after the
+# login request until the late accept (21 s, 1 s after the 20 s timeout)
+# has reached the initiator a SCHED_FIFO busy loop owns CPU 1 (RT
+# throttling off, so nothing else runs there). The loop is bounded (13 s,
+# a FIFO timeout above it ends it): while it runs, CPU 1's softirqs wait
+# for ksoftirqd, and a loop of 21 s or more is an RCU stall (seen in a
+# boot where it ran from the login request on). The accept's ESTABLISHED
+# event therefore always comes before the waiter acts on its timeout, and
+# the CM handler must refuse it itself: the login fails with ETIMEDOUT,
+# the connection the target accepted is closed, nothing is left. Without
+# the handler's deadline check the late accept was taken whenever the
+# waiter ran late (boot 20261203-111359, a loaded machine: accept at 21 s,
+# add_target succeeded); this case makes that the rule instead of luck.
+late_accept() {
+	local m="silent, accepted 1 s after the login timeout, waiter held off the CPU"
+	local rt hog writer rc
+	hostile_fake_start silent -L 21000 || { fail "$m: fake target starts"; return; }
+	taskset -p -c 0 $LAB_TARGET_PID >/dev/null
+	lab_log_mark
+	rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+	(taskset -p -c 1 $BASHPID >/dev/null &&
+		srp_add_target_errno 0 "Connection timed out" "$(hostile_target_string)") \
+		>/tmp/late-accept.out 2>&1 &
+	writer=$!
+	if hostile_fake_saw "^LOGIN_REQ n=1" 20; then
+		echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+		(sleep 12; exec chrt -f 20 timeout 13 \
+			taskset -c 1 chrt -f 10 sh -c 'while :; do :; done') &
+		hog=$!
+		check "$m: the fake target accepted late" hostile_fake_saw "^LATE_ACCEPT n=1" 40
+		check "$m: the initiator's CM took the accept before the waiter ran" \
+			hostile_fake_saw "^CM RDMA_CM_EVENT_ESTABLISHED conn=1" 15
+		sleep 1
+		kill $hog
+		wait $hog 2>/dev/null
+		echo $rt > /proc/sys/kernel/sched_rt_runtime_us
+	else
+		fail "$m: the login request reached the fake target"
+	fi
+	wait $writer
+	rc=$?
+	check "$m: add_target fails with 'Connection timed out'" \
+		sh -c "cat /tmp/late-accept.out; exit $rc"
+	check "$m: kernel log says why" \
+		lab_log_has "channel 0: login response [0-9]+ ms after the login timed out: refused"
+	check "$m: the initiator closed the accepted connection" \
+		hostile_fake_saw "^CM RDMA_CM_EVENT_DISCONNECTED conn=1" 15
+	check "$m: no SCSI host or rport left" hostile_no_hosts
+	srp_logout_all
+	hostile_fake_stop
+}
+late_accept
 
 # The target disconnects as soon as it is connected, while the login still
 # waits for its QP (which never answers: it is left in INIT): the DREQ,
