@@ -57,7 +57,9 @@ hostile_login_fails() {
 # hostile_login MODE [FAKE OPTIONS...]: start the fake target in MODE, log
 # in (one channel, reconnect_delay 2 s, plus the add_target keys in
 # HOSTILE_EXTRA); sets HOSTILE_HOST and HOSTILE_DEV (the LUN's sdX).
-# Records no check; returns non-zero on failure.
+# Returns once the LUN is quiet (hostile_quiet), so that the trigger is
+# the only command in flight. Records no check; returns non-zero on
+# failure.
 HOSTILE_HOST=
 HOSTILE_DEV=
 HOSTILE_EXTRA=
@@ -76,7 +78,26 @@ hostile_login() {
 	echo 2 > /sys/class/srp_remote_ports/port-$HOSTILE_HOST:1/reconnect_delay
 	srp_wait_disks "$HOSTILE_HOST" 1 || return 1
 	HOSTILE_DEV=$(lab_host_disks "$HOSTILE_HOST" | head -1)
-	[ -n "$HOSTILE_DEV" ]
+	[ -n "$HOSTILE_DEV" ] && hostile_quiet
+}
+
+# hostile_quiet: udev has handled the new disk (its blkid and scsi_id
+# commands are done) and the SCSI device has no command in flight. A lie
+# told about the trigger may name another tag (tag-other: the trigger's
+# tag ^ 1); with udev's read still in flight under that tag the driver
+# completed the read, invalidated its MR, and the target's RDMA WRITE for
+# the read then hit the invalid rkey and broke the channel (boot
+# 20261203-111359). Nothing in the guest issues I/O to the LUN after udev.
+hostile_quiet() {
+	udevadm settle -t 60 || { echo "udev did not settle"; return 1; }
+	lab_wait 30 hostile_idle || { hostile_idle; return 1; }
+}
+
+# hostile_idle: no command of HOSTILE_DEV is with the driver.
+hostile_idle() {
+	local busy
+	busy=$(cat /sys/block/$HOSTILE_DEV/device/device_busy)
+	[ "$busy" = 0 ] || { echo "$HOSTILE_DEV: $busy commands in flight"; return 1; }
 }
 
 # hostile_logout: delete the fake target's rport, stop the fake target.
