@@ -22,6 +22,18 @@ CFS=/sys/kernel/config/target
 
 lab_note() { echo "[$LAB_SCENARIO $(date +%T)] $*"; }
 
+# lab_loaded_build_id MOD: the GNU build ID of the loaded module MOD, from
+# its ELF note in sysfs: namesz, descsz, type (4 bytes each, little-endian),
+# the name "GNU\0", then descsz bytes of descriptor, which are the ID.
+lab_loaded_build_id() {
+	local hex n
+	hex=$(od -An -v -tx1 /sys/module/$1/notes/.note.gnu.build-id | tr -d ' \n')
+	[ ${#hex} -ge 32 ] || return 1
+	n=$((16#${hex:14:2}${hex:12:2}${hex:10:2}${hex:8:2} * 2))
+	[ ${#hex} -ge $((32 + n)) ] || return 1
+	echo "${hex:32:n}"
+}
+
 # Kernel log since a mark: lab_log_mark puts a unique line into the log
 # (a line count would break once the ring buffer wraps); the others read
 # what came after the latest mark.

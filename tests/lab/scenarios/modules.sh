@@ -3,18 +3,6 @@
 # The modules under test load, say which build they are, and unload.
 # lab-drivers: ours intree
 
-# loaded_build_id MOD: the GNU build ID of the loaded module MOD, from its
-# ELF note in sysfs: namesz, descsz, type (4 bytes each, little-endian),
-# the name "GNU\0", then descsz bytes of descriptor, which are the ID.
-loaded_build_id() {
-	local hex n
-	hex=$(od -An -v -tx1 /sys/module/$1/notes/.note.gnu.build-id | tr -d ' \n')
-	[ ${#hex} -ge 32 ] || return 1
-	n=$((16#${hex:14:2}${hex:12:2}${hex:10:2}${hex:8:2} * 2))
-	[ ${#hex} -ge $((32 + n)) ] || return 1
-	echo "${hex:32:n}"
-}
-
 # build_id_is_this_build MOD: the loaded MOD has the build ID that
 # /lab/build-ids gives for it (read on the host from the .ko files this
 # tree's make produced): a stale or foreign module of the same name and
@@ -22,7 +10,7 @@ loaded_build_id() {
 build_id_is_this_build() {
 	local want got
 	want=$(awk -v m="$1" '$1 == m { print $2 }' /lab/build-ids)
-	got=$(loaded_build_id "$1")
+	got=$(lab_loaded_build_id "$1")
 	echo "$1: loaded build ID '$got', this build's '$want'"
 	[ -n "$want" ] && [ "$got" = "$want" ]
 }

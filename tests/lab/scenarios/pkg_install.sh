@@ -59,16 +59,6 @@ root_listing() {
 		-o -path '/var/lib/dkms/mok.*' -o -path /etc/multipath \) -prune -o -print | sort
 }
 
-# loaded_build_id MOD: the GNU build ID of the loaded MOD (sysfs ELF note:
-# namesz, descsz, type, "GNU\0", then the ID).
-loaded_build_id() {
-	local hex n
-	hex=$(od -An -v -tx1 /sys/module/$1/notes/.note.gnu.build-id | tr -d ' \n')
-	[ ${#hex} -ge 32 ] || return 1
-	n=$((16#${hex:14:2}${hex:12:2}${hex:10:2}${hex:8:2} * 2))
-	echo "${hex:32:n}"
-}
-
 # dkms_file MOD: the file DKMS installed for MOD (compressed as the
 # kernel's own modules are: .ko.xz on trixie's 6.12, .ko on bookworm's 6.1).
 dkms_file() {
@@ -112,7 +102,7 @@ packaged_build_id() {
 loaded_is_packaged() {
 	local want got
 	want=$(packaged_build_id "$1")
-	got=$(loaded_build_id "$1")
+	got=$(lab_loaded_build_id "$1")
 	echo "$1: loaded build ID '$got', packaged '$want'"
 	[ -n "$want" ] && [ "$got" = "$want" ]
 }
@@ -121,7 +111,7 @@ loaded_is_packaged() {
 # from the kernel's own directory.
 loaded_is_intree() {
 	local got
-	got=$(loaded_build_id "$1")
+	got=$(lab_loaded_build_id "$1")
 	echo "$1: loaded build ID '$got' from $(modinfo -F filename "$1"), packaged '$(packaged_build_id "$1")'"
 	[ -n "$got" ] && ! grep -q " $got\$" $DEBS/build-ids /tmp/pkg-build-ids &&
 		modinfo -F filename "$1" | grep -q "^/lib/modules/$KVER/kernel/"
