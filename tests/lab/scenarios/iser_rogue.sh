@@ -10,6 +10,8 @@
 # Needs rogue-iser (tests/rogue-iser/) in /lab/tools/.
 #
 # Expectations per mode: tests/rogue-iser/README.md.
+# lab-drivers: ours
+# lab-boot: rogue
 # lab-timeout: 1200
 . /lab/lib-rogue-iser.sh
 
