@@ -19,6 +19,8 @@
 #   lab_path_srp_login P [EXTRA]   login over path P; prints the host number
 #   lab_path_cut P [tx] / lab_path_restore P   drop / pass path P's RoCE
 #                           packets (where they arrive; tx: where they leave)
+#   lab_path_tx_holds       a drop where the packets leave holds them in the
+#                           sending rxe device (6.1); else tx cuts are refused
 #   lab_path_dropped        RoCE packets dropped by cuts so far
 
 PATH_IPI=(203.0.113.1 203.0.113.17)	# initiator ends
@@ -171,14 +173,37 @@ lab_path_srp_login() {
 	return 1
 }
 
+# lab_path_tx_holds: a packet dropped where it leaves (the nft output hook
+# refuses it, so rxe's ip_local_out() fails) waits in the sending rxe
+# device until the netdev takes it: 6.1's rxe_send() turns the refusal into
+# -EAGAIN and the requester tries again. Not on 6.12: rxe_xmit_packet()
+# returns ip_local_out()'s error as is, and rxe_requester() completes the
+# work request with IB_WC_LOC_QP_OP_ERR and moves the QP to the error state
+# (read in 6.12.117+deb13's rdma_rxe.ko). The device's GSI QP, which sends
+# the CM's MADs, goes the same way and stays there: after one such drop no
+# RDMA/CM connection was made over the device again, with either iSER
+# initiator (docs/lab.md). A fabric flap does not do that to an HCA, so
+# there the lab cuts where the packets arrive only. The lab knows these
+# two kernels; for another, read its rxe first.
+lab_path_tx_holds() {
+	[[ $(uname -r) == 6.1.* ]]
+}
+
 # lab_path_cut PATH [SIDE]: drop every RoCE packet of the path, both
 # directions, where it arrives (SIDE rx, the default: the packet is lost)
 # or where it leaves (tx: the sending rxe device tries it again until it
 # is taken, so QP sends and CM MADs alike wait in the device while the cut
-# lasts).
+# lasts). A tx cut where the device does not hold what it cannot send
+# (lab_path_tx_holds) is refused: it would break the path for good.
 lab_path_cut() {
 	local set=cut
-	[ "${2:-rx}" = tx ] && set=cuttx
+	if [ "${2:-rx}" = tx ]; then
+		if ! lab_path_tx_holds; then
+			echo "lab_path_cut: no tx cut on $(uname -r): rxe fails the QPs (lab_path_tx_holds)" >&2
+			return 1
+		fi
+		set=cuttx
+	fi
 	nft add element inet labpath $set "{ ${PATH_DEVI[$1]}, ${PATH_DEVT[$1]} }"
 }
 
