@@ -56,6 +56,14 @@ if [ "$DRIVER" = ours ]; then
 fi
 [ -n "$h" ] && check "IPv6 logout" srp_logout $h
 
+# Seen red on 6.1 (2026-12-03, boot 20261203-141436) with a throwaway
+# ib_srp that took the sgid from the connection's GID for global IPv6
+# destinations only: "global IPv6 login: sgid is the port's GID 0" failed
+# with "sgid 2001:0db8:0000:0001:0000:0000:0000:0001, GID 0
+# fe80:0000:0000:0000:2099:70ff:feab:27bb", and the GID port's in-tree ACL
+# refused the same login below (ib_srpt: i_port_id
+# 1a2b:3c4d:5e6f:7081:0000:0000:0000:0001, ret = -13); the IPv4 and
+# link-local checks stayed green.
 h=$(lab_srp_login_dest 0 "[$IP6_0]:$SRP_PORT") && pass "global IPv6 login dest=[$IP6_0]" ||
 	fail "global IPv6 login dest=[$IP6_0]"
 check "global IPv6 login has a LUN" test "$(lab_host_disks $h | wc -l)" -ge 1
