@@ -208,8 +208,9 @@ static void check_sizes(const struct srp_target_opts *o, struct host h)
 
 /*
  * srp_target_add() lets a queue through srp_check_queue() for the
- * device's limits; srp_ch_create_ib() then sizes the send queue, the CQs
- * and the MR pool in unsigned int. Registrations per command: none
+ * device's limits; srp_ch_create_ib() then sizes the QP's queues, their
+ * CQs and the MR pool in unsigned int, each queue with room for the work
+ * request ib_drain_qp() posts. Registrations per command: none
  * (never_register), one, or one per descriptor and one for an external
  * table.
  */
@@ -228,19 +229,21 @@ static void check_queue(const struct srp_target_opts *o, struct host h)
 	qs += QUEUE_EXTRA;
 	for (d = 0; d < ARRAY_SIZE(devs); d++) {
 		for (m = 0; m < ARRAY_SIZE(mrs); m++) {
-			unsigned int nsend, pool;
+			unsigned int nsend, nrecv, pool;
 
 			if (srp_check_queue(qs, mrs[m], devs[d].max_qp_wr,
 					    devs[d].max_cqe))
 				continue;
-			nsend = qs * (1 + 2 * mrs[m]) + 1;
+			nsend = qs * (1 + 2 * mrs[m]) + 1 + 1;
+			nrecv = qs + 1;
 			pool = qs * mrs[m];
 			FUZZ_CHECK(nsend == srp_send_wrs(qs, mrs[m]));
+			FUZZ_CHECK(nrecv == srp_recv_wrs(qs));
 			FUZZ_CHECK(pool == (u64)qs * mrs[m]);
 			FUZZ_CHECK(nsend <= devs[d].max_qp_wr);
-			FUZZ_CHECK(qs <= devs[d].max_qp_wr);
-			FUZZ_CHECK((u64)nsend + 1 <= devs[d].max_cqe);
-			FUZZ_CHECK((u64)qs + 1 <= devs[d].max_cqe);
+			FUZZ_CHECK(nrecv <= devs[d].max_qp_wr);
+			FUZZ_CHECK(nsend <= devs[d].max_cqe);
+			FUZZ_CHECK(nrecv <= devs[d].max_cqe);
 		}
 	}
 }

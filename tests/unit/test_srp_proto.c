@@ -287,25 +287,33 @@ RDI_TEST(login_rsp_check)
 	EXPECT_EQ(srp_check_login_rsp(&r, 1, 1, 64), SRP_LOGIN_OK);
 }
 
-/* Issue 16, finding 5: sizes beyond the device are refused, never wrap. */
+/*
+ * Issue 16, finding 5: sizes beyond the device are refused, never wrap.
+ * Issue 19: each queue of the QP, and its CQ, has room for the work
+ * request ib_drain_qp() posts.
+ */
 RDI_TEST(queue_fits_device)
 {
-	EXPECT_EQ(srp_send_wrs(64, 1), 193);
+	/* 64 SENDs, 64 REG_MR, 64 LOCAL_INV, the keep-alive probe, drain */
+	EXPECT_EQ(srp_send_wrs(64, 1), 194);
 	EXPECT_EQ(srp_send_wrs(0x80000001U, 0xffffffffU),
-		  0x80000001ULL * 0x1ffffffffULL + 1);
+		  0x80000001ULL * 0x1ffffffffULL + 2);
+	/* 64 receives, drain */
+	EXPECT_EQ(srp_recv_wrs(64), 65);
+	EXPECT_EQ(srp_recv_wrs(0xffffffffU), 0x100000000ULL);
 	/* rxe: 16384 work requests per queue, 32767 CQ entries */
 	EXPECT_EQ(srp_check_queue(64, 1, 16384, 32767), 0);
 	EXPECT_EQ(srp_check_queue(40002, 1, 16384, 32767), -EINVAL);
 	EXPECT_EQ(srp_check_queue(0x80000001U, 4, 16384, 32767), -EINVAL);
-	/* 5461 * 3 + 1 = 16384: the last size that fits */
-	EXPECT_EQ(srp_check_queue(5461, 1, 16384, 32767), 0);
-	EXPECT_EQ(srp_check_queue(5462, 1, 16384, 32767), -EINVAL);
+	/* 5460 * 3 + 1 + 1 = 16382: the last size whose send queue fits */
+	EXPECT_EQ(srp_check_queue(5460, 1, 16384, 32767), 0);
+	EXPECT_EQ(srp_check_queue(5461, 1, 16384, 32767), -EINVAL);
 	/* the CQ can be the tighter limit */
 	EXPECT_EQ(srp_check_queue(64, 1, 16384, 193), -EINVAL);
 	EXPECT_EQ(srp_check_queue(64, 1, 16384, 194), 0);
-	/* no registration: the receive queue counts too */
-	EXPECT_EQ(srp_check_queue(16383, 0, 16384, 32767), 0);
-	EXPECT_EQ(srp_check_queue(16384, 0, 16384, 32767), -EINVAL);
+	/* no registration: 16382 + 1 + 1 sends, 16382 + 1 receives */
+	EXPECT_EQ(srp_check_queue(16382, 0, 16384, 32767), 0);
+	EXPECT_EQ(srp_check_queue(16383, 0, 16384, 32767), -EINVAL);
 }
 
 RDI_TEST(credit_update)

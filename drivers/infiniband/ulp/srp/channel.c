@@ -170,11 +170,14 @@ int srp_ch_create_ib(struct srp_channel *ch)
 		return ret;
 	}
 
-	/* within the device's limits: srp_target_add() checked */
-	nrecv = target->queue_size;
+	/*
+	 * Each queue, and the CQ of its completions, has room for the work
+	 * request ib_drain_qp() posts; within the device's limits:
+	 * srp_target_add() checked.
+	 */
+	nrecv = srp_recv_wrs(target->queue_size);
 	nsend = srp_send_wrs(target->queue_size, target->mr_per_cmd);
-	/* + 1 each for the work request ib_drain_qp() posts */
-	ch->cq_size = nrecv + 1;
+	ch->cq_size = nrecv;
 	ch->cq = ib_cq_pool_get(dev, ch->cq_size, ch->comp_vector,
 				IB_POLL_SOFTIRQ);
 	if (IS_ERR(ch->cq)) {
@@ -182,7 +185,7 @@ int srp_ch_create_ib(struct srp_channel *ch)
 		ch->cq = NULL;
 		goto err_put_pd;
 	}
-	ch->send_cq = ib_alloc_cq(dev, ch, nsend + 1, ch->comp_vector,
+	ch->send_cq = ib_alloc_cq(dev, ch, nsend, ch->comp_vector,
 				  IB_POLL_SOFTIRQ);
 	if (IS_ERR(ch->send_cq)) {
 		ret = PTR_ERR(ch->send_cq);

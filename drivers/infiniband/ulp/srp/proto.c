@@ -201,14 +201,29 @@ u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, unsigned int max_desc,
  * @queue_size: send IUs of the channel (can_queue + RSP + TMF slots)
  * @mr_per_cmd: fast registrations one command may need
  *
- * A SEND per IU, a REG_MR and a LOCAL_INV per registration, and the
- * keep-alive probe.
+ * A SEND per IU, a REG_MR and a LOCAL_INV per registration, the keep-alive
+ * probe and the work request ib_drain_qp() posts. The send CQ holds the
+ * completions of them all, so it is as large.
  *
  * Return: the count, never wrapped.
  */
 u64 srp_send_wrs(u32 queue_size, u32 mr_per_cmd)
 {
-	return (u64)queue_size * (1 + 2 * (u64)mr_per_cmd) + 1;
+	return (u64)queue_size * (1 + 2 * (u64)mr_per_cmd) + 1 + SRP_DRAIN_WRS;
+}
+
+/**
+ * srp_recv_wrs() - receive work requests one channel's QP must hold
+ * @queue_size: receive IUs of the channel
+ *
+ * A receive per IU and the work request ib_drain_qp() posts. The receive
+ * CQ holds the completions of them all, so it is as large.
+ *
+ * Return: the count, never wrapped.
+ */
+u64 srp_recv_wrs(u32 queue_size)
+{
+	return (u64)queue_size + SRP_DRAIN_WRS;
 }
 
 /**
@@ -218,19 +233,17 @@ u64 srp_send_wrs(u32 queue_size, u32 mr_per_cmd)
  * @max_qp_wr:  the device's work requests per queue
  * @max_cqe:    the device's entries per CQ
  *
- * Each CQ also holds the completion of the work request ib_drain_qp()
- * posts.
- *
  * Return: 0, or -EINVAL when a queue or a CQ would exceed the device.
  */
 int srp_check_queue(u32 queue_size, u32 mr_per_cmd, u32 max_qp_wr,
 		    u32 max_cqe)
 {
 	u64 nsend = srp_send_wrs(queue_size, mr_per_cmd);
+	u64 nrecv = srp_recv_wrs(queue_size);
 
-	if (nsend > max_qp_wr || queue_size > max_qp_wr)
+	if (nsend > max_qp_wr || nrecv > max_qp_wr)
 		return -EINVAL;
-	if (nsend + 1 > max_cqe || (u64)queue_size + 1 > max_cqe)
+	if (nsend > max_cqe || nrecv > max_cqe)
 		return -EINVAL;
 	return 0;
 }

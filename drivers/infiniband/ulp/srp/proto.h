@@ -576,6 +576,9 @@ int srp_parse_login_rsp(const void *buf, size_t len,
  */
 #define SRP_MAX_TI_IU_LEN	(64U * 1024)
 
+/* Work requests ib_drain_qp() posts on each queue of a QP to drain it. */
+#define SRP_DRAIN_WRS		1
+
 /**
  * enum srp_login_fault - why a well-formed SRP_LOGIN_RSP cannot be used
  * @SRP_LOGIN_OK:          the channel can carry every command of the host
@@ -599,6 +602,7 @@ enum srp_login_fault {
 u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, unsigned int max_desc,
 		   u16 buf_fmt);
 u64 srp_send_wrs(u32 queue_size, u32 mr_per_cmd);
+u64 srp_recv_wrs(u32 queue_size);
 int srp_check_queue(u32 queue_size, u32 mr_per_cmd, u32 max_qp_wr,
 		    u32 max_cqe);
 enum srp_login_fault srp_check_login_rsp(const struct srp_login_result *res,
