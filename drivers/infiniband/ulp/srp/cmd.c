@@ -17,6 +17,7 @@
 #include <linux/slab.h>
 #include <linux/blk-mq.h>
 #include <scsi/scsi.h>
+#include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_eh.h>
 #include <scsi/scsi_tcq.h>
@@ -129,9 +130,8 @@ struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
 /**
  * srp_complete_cmd() - complete a command the caller claimed, once the
  *                      target can no longer reach its data
- * @ch:     channel it went out on
- * @scmnd:  the command
- * @result: SCSI result
+ * @ch:    channel it went out on
+ * @scmnd: the command, its result set
  *
  * Nothing the target sent or did ends its access to registered memory:
  * not a response, not a logout, not a broken credit count. So a command
@@ -144,14 +144,12 @@ struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
  *
  * Context: any but hard interrupt.
  */
-void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
-		      int result)
+void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd)
 {
 	struct srp_request *req = scsi_cmd_priv(scmnd);
 	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
 	int ret;
 
-	scmnd->result = result;
 	if (!req->nregs) {
 		srp_finish_cmd(ch, scmnd);
 		return;
@@ -263,15 +261,17 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 	int len, result;
 
 	result = srp_chkready(target->rport);
-	if (unlikely(result))
+	if (unlikely(result)) {
+		scmnd->result = result;
 		goto done;
+	}
 
 	ch = srp_pick_channel(target, blk_mq_unique_tag_to_hwq(tag));
 	if (unlikely(!ch)) {
 		/* No recovery will come for a target on its way out. */
 		if (READ_ONCE(target->state) != SRP_TARGET_REMOVED)
 			return SCSI_MLQUEUE_HOST_BUSY;
-		result = DID_NO_CONNECT << 16;
+		set_host_byte(scmnd, DID_NO_CONNECT);
 		goto done;
 	}
 
@@ -287,7 +287,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 	len = srp_build_cmd(iu->buf.addr, ch->max_it_iu_len, &p);
 	if (unlikely(len < 0)) {
 		srp_put_tx_iu(ch, iu);
-		result = DID_ERROR << 16;
+		set_host_byte(scmnd, DID_ERROR);
 		goto done;
 	}
 
@@ -301,7 +301,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 		srp_printk_rl(KERN_ERR, shost,
 			      "cannot map %u bytes of data: %d\n",
 					 scsi_bufflen(scmnd), len);
-		result = DID_ERROR << 16;
+		set_host_byte(scmnd, DID_ERROR);
 		goto done;
 	}
 
@@ -320,7 +320,6 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 	return 0;
 
 done:
-	scmnd->result = result;
 	scsi_done(scmnd);
 	return 0;
 }
@@ -392,7 +391,8 @@ static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
 		       min_t(u32, rsp.sense_len, SCSI_SENSE_BUFFERSIZE));
 	if (srp_set_resid(ch, scmnd, &rsp)) {
 		rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
-		srp_complete_cmd(ch, scmnd, DID_ERROR << 16);
+		set_host_byte(scmnd, DID_ERROR);
+		srp_complete_cmd(ch, scmnd);
 		return;
 	}
 	if (scmnd->sc_data_direction == DMA_FROM_DEVICE)
@@ -401,7 +401,8 @@ static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
 	else if (scmnd->sc_data_direction == DMA_TO_DEVICE)
 		rdi_stat_add(&ch->stats, RDI_STAT_WRITE_BYTES,
 			     scsi_bufflen(scmnd) - scsi_get_resid(scmnd));
-	srp_complete_cmd(ch, scmnd, rsp.status);
+	scmnd->result = rsp.status;
+	srp_complete_cmd(ch, scmnd);
 }
 
 /* Answer a target request (CRED/AER) with the IU kept for that purpose. */
@@ -583,7 +584,7 @@ struct srp_fail_ctx {
 	struct srp_target	*target;
 	struct srp_channel	*ch;
 	struct scsi_device	*sdev;
-	int			result;
+	u8			host_byte;
 };
 
 static bool srp_fail_one(struct scsi_cmnd *scmnd, void *data)
@@ -597,24 +598,25 @@ static bool srp_fail_one(struct scsi_cmnd *scmnd, void *data)
 	    (ctx->sdev && scmnd->device != ctx->sdev) ||
 	    !srp_claim_req(ch, req))
 		return true;
-	srp_complete_cmd(ch, scmnd, ctx->result);
+	set_host_byte(scmnd, ctx->host_byte);
+	srp_complete_cmd(ch, scmnd);
 	return true;
 }
 
 /**
  * srp_fail_outstanding() - complete every command the driver still owns
- * @target: the target
- * @sdev:   only the commands of this LUN, or NULL for all
- * @result: SCSI result for those commands
+ * @target:    the target
+ * @sdev:      only the commands of this LUN, or NULL for all
+ * @host_byte: DID_* those commands end with
  *
  * A response racing with us loses in srp_claim_req(): each command is
  * completed exactly once.
  */
 void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
-			  int result)
+			  u8 host_byte)
 {
 	struct srp_fail_ctx ctx = {
-		.target = target, .sdev = sdev, .result = result,
+		.target = target, .sdev = sdev, .host_byte = host_byte,
 	};
 
 	scsi_host_busy_iter(target->shost, srp_fail_one, &ctx);
@@ -622,13 +624,13 @@ void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
 
 /**
  * srp_fail_channel() - complete every command outstanding on one channel
- * @ch:     the channel, down and drained
- * @result: SCSI result for those commands
+ * @ch:        the channel, down and drained
+ * @host_byte: DID_* those commands end with
  */
-void srp_fail_channel(struct srp_channel *ch, int result)
+void srp_fail_channel(struct srp_channel *ch, u8 host_byte)
 {
 	struct srp_fail_ctx ctx = {
-		.target = ch->target, .ch = ch, .result = result,
+		.target = ch->target, .ch = ch, .host_byte = host_byte,
 	};
 
 	scsi_host_busy_iter(ch->target->shost, srp_fail_one, &ctx);

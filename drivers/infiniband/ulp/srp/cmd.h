@@ -14,12 +14,11 @@ void srp_cmd_recv(struct srp_channel *ch, const void *buf, u32 len);
 int srp_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
 int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
 void srp_fail_outstanding(struct srp_target *target, struct scsi_device *sdev,
-			  int result);
-void srp_fail_channel(struct srp_channel *ch, int result);
+			  u8 host_byte);
+void srp_fail_channel(struct srp_channel *ch, u8 host_byte);
 struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
 				struct srp_request *req);
-void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd,
-		      int result);
+void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd);
 bool srp_wait_completing(struct srp_target *target, struct scsi_device *sdev,
 			 struct srp_request *req);
 

@@ -14,6 +14,7 @@
 
 #include <linux/blk-mq.h>
 #include <scsi/scsi.h>
+#include <scsi/scsi_cmnd.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_transport_srp.h>
 
@@ -52,8 +53,10 @@ int srp_eh_abort(struct scsi_cmnd *scmnd)
 		     "aborting tag %#x on channel %u\n", tag, ch->idx);
 	ret = srp_send_tmf(ch, tag, scmnd->device->lun, SRP_TMF_ABORT_TASK);
 	if (ret == SRP_TMF_RSP_COMPLETE) {
-		if (srp_claim_req(ch, req))
-			srp_complete_cmd(ch, scmnd, DID_ABORT << 16);
+		if (srp_claim_req(ch, req)) {
+			set_host_byte(scmnd, DID_ABORT);
+			srp_complete_cmd(ch, scmnd);
+		}
 		return srp_eh_claimed(target, req);
 	}
 	if (READ_ONCE(req->scmnd) != scmnd)
@@ -82,7 +85,7 @@ int srp_eh_device_reset(struct scsi_cmnd *scmnd)
 	if (srp_send_tmf(ch, 0, sdev->lun, SRP_TMF_LUN_RESET) !=
 	    SRP_TMF_RSP_COMPLETE)
 		return FAILED;
-	srp_fail_outstanding(target, sdev, DID_RESET << 16);
+	srp_fail_outstanding(target, sdev, DID_RESET);
 	return srp_wait_completing(target, sdev, NULL) ? SUCCESS : FAILED;
 }
 

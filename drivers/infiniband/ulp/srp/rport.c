@@ -229,7 +229,7 @@ int srp_rport_reconnect(struct srp_rport *rport)
 	for (i = 0; i < target->ch_count; i++)
 		if (target->ch[i].qp)
 			ib_drain_qp(target->ch[i].qp);
-	srp_fail_outstanding(target, NULL, DID_RESET << 16);
+	srp_fail_outstanding(target, NULL, DID_RESET);
 	for (i = 0; i < target->ch_count; i++)
 		srp_ch_release(&target->ch[i]);
 
@@ -345,7 +345,7 @@ static void srp_ch_teardown(struct srp_channel *ch)
 	target->cm->disconnect(ch);
 	synchronize_rcu();
 	ib_drain_qp(ch->qp);
-	srp_fail_channel(ch, DID_RESET << 16);
+	srp_fail_channel(ch, DID_RESET);
 	mutex_lock(&ch->tmf_mutex);
 	srp_ch_release(ch);
 	mutex_unlock(&ch->tmf_mutex);
@@ -412,7 +412,7 @@ void srp_rport_terminate_io(struct srp_rport *rport)
 {
 	struct srp_target *target = rport->lld_data;
 
-	srp_fail_outstanding(target, NULL, DID_TRANSPORT_FAILFAST << 16);
+	srp_fail_outstanding(target, NULL, DID_TRANSPORT_FAILFAST);
 }
 
 /**
