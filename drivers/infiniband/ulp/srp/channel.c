@@ -33,7 +33,7 @@
 
 #include "device.h"
 #include "channel.h"
-#include "ib_srp_trace.h"
+#include "trace.h"
 
 static struct ib_device *ch_ibdev(struct srp_channel *ch)
 {

@@ -59,8 +59,8 @@ static int srp_ib_query_path(struct srp_channel *ch)
 
 	memset(&ch->path, 0, sizeof(ch->path));
 	ch->path.rec_type = SA_PATH_REC_TYPE_IB;
-	memcpy(ch->path.sgid.raw, target->sgid.raw, 16);
-	memcpy(ch->path.dgid.raw, target->dgid.raw, 16);
+	ch->path.sgid = target->sgid;
+	ch->path.dgid = target->dgid;
 	ch->path.pkey = cpu_to_be16(target->opts.pkey);
 	ch->path.service_id = cpu_to_be64(target->opts.service_id);
 	sa_path_set_dmac_zero(&ch->path);
@@ -91,11 +91,12 @@ static void srp_ib_cm_redirect(struct srp_channel *ch,
 	const struct ib_cm_rej_event_param *rej = &ev->param.rej_rcvd;
 	struct srp_target *target = ch->target;
 
-	if (rej->ari_length < SRP_CPI_REDIRECT_GID + 16) {
+	if (rej->ari_length < SRP_CPI_REDIRECT_GID + sizeof(target->dgid)) {
 		ch->status = -ECONNRESET;
 		return;
 	}
-	memcpy(target->dgid.raw, (u8 *)rej->ari + SRP_CPI_REDIRECT_GID, 16);
+	memcpy(target->dgid.raw, (u8 *)rej->ari + SRP_CPI_REDIRECT_GID,
+	       sizeof(target->dgid));
 	shost_printk(KERN_INFO, target->shost,
 		     "channel %u: redirected to %pI6\n", ch->idx,
 		     target->dgid.raw);

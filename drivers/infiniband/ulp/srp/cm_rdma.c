@@ -23,6 +23,8 @@
 
 enum {
 	SRP_RESOLVE_TIMEOUT_MS	= 5000,
+	/* beyond it, for the event of a resolution RDMA/CM timed out */
+	SRP_RESOLVE_EVENT_MS	= 1000,
 	SRP_RNR_RETRY_COUNT	= 7,
 	SRP_RESPONDER_RESOURCES	= 4,
 };
@@ -90,7 +92,8 @@ static int srp_rdma_cm_handler(struct rdma_cm_id *id,
 
 static int srp_rdma_cm_wait(struct srp_channel *ch)
 {
-	unsigned long tmo = msecs_to_jiffies(SRP_RESOLVE_TIMEOUT_MS + 1000);
+	unsigned long tmo = msecs_to_jiffies(SRP_RESOLVE_TIMEOUT_MS +
+					     SRP_RESOLVE_EVENT_MS);
 
 	if (!wait_for_completion_timeout(&ch->login_done, tmo))
 		return -ETIMEDOUT;

@@ -30,7 +30,7 @@
 #include "ext_table.h"
 #include "tmf.h"
 #include "cmd.h"
-#include "ib_srp_trace.h"
+#include "trace.h"
 
 /* The end of every command srp_queuecommand() accepted. */
 static void srp_finish_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd)
@@ -300,7 +300,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 			return SCSI_MLQUEUE_HOST_BUSY;
 		srp_printk_rl(KERN_ERR, shost,
 			      "cannot map %u bytes of data: %d\n",
-					 scsi_bufflen(scmnd), len);
+			      scsi_bufflen(scmnd), len);
 		set_host_byte(scmnd, DID_ERROR);
 		goto done;
 	}
@@ -365,7 +365,7 @@ static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
 	if (srp_parse_rsp(buf, len, &rsp)) {
 		srp_printk_rl(KERN_ERR, target->shost,
 			      "channel %u: malformed SRP_RSP (%u bytes)\n",
-					 ch->idx, len);
+			      ch->idx, len);
 		return;
 	}
 	srp_add_credits(ch, rsp.req_lim_delta, "SRP_RSP");
@@ -382,7 +382,7 @@ static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
 	if (!req || req->ch != ch || !srp_claim_req(ch, req)) {
 		srp_printk_rl(KERN_WARNING, target->shost,
 			      "channel %u: SRP_RSP for unknown or completed tag %#llx\n",
-					 ch->idx, rsp.tag);
+			      ch->idx, rsp.tag);
 		return;
 	}
 
@@ -414,7 +414,7 @@ static void srp_send_reply(struct srp_channel *ch, u8 opcode, u64 tag)
 	if (!iu) {
 		srp_printk_rl(KERN_ERR, ch->target->shost,
 			      "channel %u: no IU to answer a target request\n",
-					 ch->idx);
+			      ch->idx);
 		return;
 	}
 	if (opcode == SRP_IU_CRED_RSP)

@@ -26,7 +26,7 @@
 #include "channel.h"
 #include "keepalive.h"
 #include "login.h"
-#include "ib_srp_trace.h"
+#include "trace.h"
 
 enum {
 	SRP_LOGIN_ATTEMPTS	= 3,

@@ -37,7 +37,7 @@
 #include "target.h"
 #include "stats.h"
 #include "sysfs.h"
-#include "ib_srp_trace.h"
+#include "trace.h"
 
 /* Channels of a login without ch_count, at most (a #define: stringified). */
 #define SRP_DEFAULT_CH_CAP	4
@@ -422,7 +422,7 @@ static struct srp_target *srp_target_alloc_host(struct srp_host *host,
 	INIT_LIST_HEAD(&target->entry);
 	INIT_WORK(&target->remove_work, srp_remove_work);
 	srp_rport_init_target(target);
-	memcpy(target->orig_dgid.raw, opts->dgid, 16);
+	memcpy(target->orig_dgid.raw, opts->dgid, sizeof(target->orig_dgid));
 	target->dgid = target->orig_dgid;
 	return target;
 }

@@ -18,7 +18,7 @@
 
 #include "channel.h"
 #include "tmf.h"
-#include "ib_srp_trace.h"
+#include "trace.h"
 
 static atomic64_t srp_tmf_seq = ATOMIC64_INIT(0);
 

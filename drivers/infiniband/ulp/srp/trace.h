@@ -106,5 +106,5 @@ TRACE_EVENT(srp_error,
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .
 #undef TRACE_INCLUDE_FILE
-#define TRACE_INCLUDE_FILE ib_srp_trace
+#define TRACE_INCLUDE_FILE trace
 #include <trace/define_trace.h>
