@@ -93,8 +93,6 @@ static int __init iser_init(void)
 		pr_err("cannot register the iser transport: %d\n", ret);
 		goto err_unregister_client;
 	}
-	pr_info("iSER (iSCSI Extensions for RDMA) initiator, version %s\n",
-		RDI_VERSION);
 	return 0;
 
 err_unregister_client:

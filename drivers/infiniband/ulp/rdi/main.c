@@ -6,30 +6,20 @@
  * its own file: device.c (per-ib_device PD and capabilities), buf.c
  * (DMA-mapped buffers), mr.c (fast registration), wc.c (the report of a
  * failed completion), stats.c (per-CPU counters and their debugfs file),
- * scsi.c (SCSI host limits). This file only loads and unloads the module.
+ * scsi.c (SCSI host limits). This file only unloads the module.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
-
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 
 #include "rdi.h"
 
-static int __init rdi_init(void)
-{
-	pr_info("RDMA plumbing shared by the SRP and iSER initiators, version %s\n", RDI_VERSION);
-	return 0;
-}
-
 static void __exit rdi_exit(void)
 {
 	rdi_device_cache_exit();
-	pr_info("unloaded\n");
 }
 
-module_init(rdi_init);
 module_exit(rdi_exit);
 
 MODULE_DESCRIPTION("RDMA plumbing shared by the SRP and iSER initiators");

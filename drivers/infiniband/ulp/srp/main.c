@@ -10,8 +10,6 @@
  * Copyright (c) 2026 The rdma-initiators authors.
  */
 
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 
@@ -115,8 +113,6 @@ static int __init srp_init(void)
 	ret = srp_client_register();
 	if (ret)
 		goto err_unregister_sa;
-
-	pr_info("SCSI RDMA Protocol initiator, version %s\n", RDI_VERSION);
 	return 0;
 
 err_unregister_sa:
