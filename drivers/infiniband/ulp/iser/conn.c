@@ -31,15 +31,59 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/wait.h>
 #include <scsi/scsi_transport_iscsi.h>
 
 #include "iser.h"
 #include "trace.h"
 
+/*
+ * The numeric parameters are range-checked when set, at load or later
+ * through sysfs, so a bad value fails modprobe or the write with -EINVAL.
+ * Each connection reads them once, into &iser_conn.max_sectors and
+ * &iser_conn.rx_data_max: a change applies to the next connection.
+ */
+static int iser_param_set_max_sectors(const char *val,
+				      const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 8, UINT_MAX);
+}
+
+static int iser_param_set_rx_data_max(const char *val,
+				      const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, ISCSI_MIN_MAX_RECV_SEG_LEN,
+				     ISCSI_MAX_MAX_RECV_SEG_LEN);
+}
+
+static const struct kernel_param_ops iser_max_sectors_ops = {
+	.set	= iser_param_set_max_sectors,
+	.get	= param_get_uint,
+};
+
+static const struct kernel_param_ops iser_rx_data_max_ops = {
+	.set	= iser_param_set_rx_data_max,
+	.get	= param_get_uint,
+};
+
+static unsigned int iser_max_sectors = 1024;
+module_param_cb(max_sectors, &iser_max_sectors_ops, &iser_max_sectors, 0644);
+MODULE_PARM_DESC(max_sectors,
+		 "Max sectors per SCSI command, >= 8 (default 1024); applies to new connections");
+
+static unsigned int iser_rx_data_max = ISCSI_DEF_MAX_RECV_SEG_LEN;
+module_param_cb(rx_data_max, &iser_rx_data_max_ops, &iser_rx_data_max, 0444);
+MODULE_PARM_DESC(rx_data_max,
+		 "Data bytes one receive buffer holds; logins declare no more (default 8192, 512..16777215)");
+
 /* All connections, for device removal. */
-LIST_HEAD(iser_conns);
-DEFINE_MUTEX(iser_conns_mutex);	/* protects iser_conns, iser_conn.removing */
+static LIST_HEAD(iser_conns);
+static DEFINE_MUTEX(iser_conns_mutex);	/* protects iser_conns, iser_conn.removing */
+
+/* Woken whenever a connection is unbound from its iscsi_conn. */
+static DECLARE_WAIT_QUEUE_HEAD(iser_unbind_wq);
 
 /* Releases of connections whose last reference is gone (iser_conn_put()). */
 static struct workqueue_struct *iser_release_wq;
@@ -108,10 +152,61 @@ struct iser_conn *iser_conn_alloc(void)
 	init_completion(&ic->established);
 	ic->state = ISER_CONN_CONNECTING;
 	ic->err_cqe.done = iser_err_done;
+	ic->rx_data_max = iser_rx_data_max;
 	mutex_lock(&iser_conns_mutex);
 	list_add_tail(&ic->entry, &iser_conns);
 	mutex_unlock(&iser_conns_mutex);
 	return ic;
+}
+
+/**
+ * iser_conn_next_on_device() - a connection that device removal takes down
+ * @ibdev: the RDMA device going away
+ *
+ * Return: a connection on @ibdev not taken before, marked
+ * &iser_conn.removing, with a reference for the caller; NULL when none is
+ * left.
+ */
+struct iser_conn *iser_conn_next_on_device(struct ib_device *ibdev)
+{
+	struct iser_conn *ic;
+
+	mutex_lock(&iser_conns_mutex);
+	list_for_each_entry(ic, &iser_conns, entry) {
+		if (ic->removing || !ic->dev || ic->dev->ib_dev != ibdev)
+			continue;
+		/* released already: its queued work frees the device part */
+		if (!kref_get_unless_zero(&ic->ref))
+			continue;
+		ic->removing = true;
+		mutex_unlock(&iser_conns_mutex);
+		return ic;
+	}
+	mutex_unlock(&iser_conns_mutex);
+	return NULL;
+}
+
+/**
+ * iser_conn_unbound() - wake those waiting for a connection to be unbound
+ * @ic: connection whose &iser_conn.iscsi_conn was just cleared
+ */
+void iser_conn_unbound(struct iser_conn *ic)
+{
+	wake_up(&iser_unbind_wq);
+}
+
+/**
+ * iser_conn_wait_unbound() - wait for a connection to lose its iscsi_conn
+ * @ic:      connection
+ * @timeout: in jiffies
+ *
+ * Context: process context, may sleep.
+ * Return: true when @ic is unbound, false when @timeout passed first.
+ */
+bool iser_conn_wait_unbound(struct iser_conn *ic, unsigned long timeout)
+{
+	return wait_event_timeout(iser_unbind_wq, !READ_ONCE(ic->iscsi_conn),
+				  timeout);
 }
 
 static int iser_login_bufs_alloc(struct iser_conn *ic)
@@ -197,8 +292,9 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	ic->qp = ic->cm_id->qp;
 
 	/* The MR pool waits for the session's size: iser_conn_start(). */
+	ic->max_sectors = READ_ONCE(iser_max_sectors);
 	ic->sg_tablesize = min_t(u64, ic->dev->max_fr_pages,
-				 ((u64)READ_ONCE(iser_max_sectors) << SECTOR_SHIFT) /
+				 ((u64)ic->max_sectors << SECTOR_SHIFT) /
 				 ic->dev->mr_page_size + 1);
 
 	ret = iser_login_bufs_alloc(ic);

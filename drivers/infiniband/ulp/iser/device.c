@@ -20,44 +20,18 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/wait.h>
-
 #include "iser.h"
 
 #define ISER_REMOVE_UNBIND_TIMEOUT	(30 * HZ)
-
-/* Woken whenever a connection is unbound from its iscsi_conn. */
-DECLARE_WAIT_QUEUE_HEAD(iser_unbind_wq);
-
-static struct iser_conn *iser_next_victim(struct ib_device *ibdev)
-{
-	struct iser_conn *ic;
-
-	mutex_lock(&iser_conns_mutex);
-	list_for_each_entry(ic, &iser_conns, entry) {
-		if (ic->removing || !ic->dev || ic->dev->ib_dev != ibdev)
-			continue;
-		/* released already: its queued work frees the device part */
-		if (!kref_get_unless_zero(&ic->ref))
-			continue;
-		ic->removing = true;
-		mutex_unlock(&iser_conns_mutex);
-		return ic;
-	}
-	mutex_unlock(&iser_conns_mutex);
-	return NULL;
-}
 
 static void iser_remove_one(struct ib_device *ibdev, void *client_data)
 {
 	struct iser_conn *ic;
 
-	while ((ic = iser_next_victim(ibdev))) {
+	while ((ic = iser_conn_next_on_device(ibdev))) {
 		dev_info(&ibdev->dev, "device removal: closing connection\n");
 		iser_conn_error(ic);
-		if (!wait_event_timeout(iser_unbind_wq,
-					!READ_ONCE(ic->iscsi_conn),
-					ISER_REMOVE_UNBIND_TIMEOUT))
+		if (!iser_conn_wait_unbound(ic, ISER_REMOVE_UNBIND_TIMEOUT))
 			dev_warn(&ibdev->dev,
 				 "connection still bound after 30 s, freeing anyway\n");
 		mutex_lock(&ic->state_mutex);

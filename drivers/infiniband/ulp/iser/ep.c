@@ -15,6 +15,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/inetdevice.h>
+#include <linux/module.h>
 #include <linux/nsproxy.h>
 #include <net/addrconf.h>
 #include <net/net_namespace.h>
@@ -25,6 +26,11 @@
 #include "transport.h"
 
 #define ISER_RESOLVE_TIMEOUT_MS	1000
+
+static bool iser_remote_inv = true;
+module_param_named(remote_invalidate, iser_remote_inv, bool, 0444);
+MODULE_PARM_DESC(remote_invalidate,
+		 "Offer the target Send with Invalidate (default Y)");
 
 static void iser_cm_fail(struct iser_conn *ic, int err)
 {

@@ -50,11 +50,6 @@
 /* "%pISpc" of an IPv6 address with scope and port, and its NUL. */
 #define ISER_ADDR_STRLEN	64
 
-extern unsigned int iser_max_sectors;
-extern unsigned int iser_rx_data_max;
-extern bool iser_remote_inv;
-extern bool iser_pi_enable;
-
 /**
  * enum iser_conn_state - life of an RDMA connection
  * @ISER_CONN_CONNECTING:  address/route resolution or CM connect running
@@ -115,7 +110,7 @@ struct iser_rx_ring {
 enum {
 	ISER_CONN_F_ERROR,	/* failure reported, or teardown started */
 	ISER_CONN_F_FFP,	/* full-feature receive ring posted */
-	ISER_CONN_F_RX_CAPPED,	/* a login declared iser_rx_data_max */
+	ISER_CONN_F_RX_CAPPED,	/* a login declared @rx_data_max */
 	ISER_CONN_F_DRAINED,	/* QP in the error state and drained */
 };
 
@@ -138,6 +133,10 @@ enum {
  *                 completion handlers may read it without locking
  * @remote_inv:    the target invalidates our rkeys with Send with Invalidate
  * @max_cmds:      commands the queues are sized for
+ * @max_sectors:   the max_sectors parameter when the QP was created: the
+ *                 session's limit, and what @sg_tablesize covers
+ * @rx_data_max:   the rx_data_max parameter: data bytes a receive buffer
+ *                 holds, and the most a login declares
  * @sg_tablesize:  scatter entries one command may have
  * @max_send_sge:  SGEs one SEND may carry (headers included)
  * @login_rx:      single receive buffer used during login
@@ -168,6 +167,8 @@ struct iser_conn {
 	struct iscsi_conn	*iscsi_conn;
 	bool			remote_inv;
 	unsigned int		max_cmds;
+	unsigned int		max_sectors;
+	unsigned int		rx_data_max;
 	unsigned int		sg_tablesize;
 	unsigned int		max_send_sge;
 	struct iser_rx_ring	login_rx;
@@ -253,14 +254,15 @@ static inline struct iscsi_task *iser_task_to_iscsi(struct iser_task *it)
 }
 
 /* conn.c */
-extern struct list_head iser_conns;
-extern struct mutex iser_conns_mutex;
 void iser_conn_free_hw(struct iser_conn *ic);
 void iser_set_state(struct iser_conn *ic, enum iser_conn_state state);
 struct iser_conn *iser_conn_alloc(void);
 int iser_conn_create_qp(struct iser_conn *ic);
 void iser_conn_terminate(struct iser_conn *ic);
 void iser_conn_put(struct iser_conn *ic);
+struct iser_conn *iser_conn_next_on_device(struct ib_device *ibdev);
+void iser_conn_unbound(struct iser_conn *ic);
+bool iser_conn_wait_unbound(struct iser_conn *ic, unsigned long timeout);
 void iser_conn_flush_releases(void);
 int iser_conn_wq_create(void);
 void iser_conn_wq_destroy(void);
@@ -272,7 +274,6 @@ void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring);
 int iser_post_recv(struct iser_rx_desc *desc);
 
 /* device.c */
-extern wait_queue_head_t iser_unbind_wq;
 int iser_client_register(void);
 void iser_client_unregister(void);
 

@@ -28,6 +28,26 @@
 #include "iser.h"
 #include "transport.h"
 
+static int iser_param_set_max_lun(const char *val,
+				  const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, 1, UINT_MAX);
+}
+
+static const struct kernel_param_ops iser_max_lun_ops = {
+	.set	= iser_param_set_max_lun,
+	.get	= param_get_uint,
+};
+
+static unsigned int iser_max_lun = 512;
+module_param_cb(max_lun, &iser_max_lun_ops, &iser_max_lun, 0444);
+MODULE_PARM_DESC(max_lun, "Max LUNs per session, > 0 (default 512)");
+
+static bool iser_pi_enable;
+module_param_named(pi_enable, iser_pi_enable, bool, 0444);
+MODULE_PARM_DESC(pi_enable,
+		 "Ask for T10-PI offload (default N); not offloaded by this driver: sessions log why and run without protection");
+
 static struct scsi_transport_template *iser_scsi_transport;
 static struct iscsi_transport iser_transport;
 
@@ -95,7 +115,7 @@ iser_session_create(struct iscsi_endpoint *ep, u16 cmds_max, u16 qdepth,
 	dev = ic->dev;
 	shost->can_queue = min_t(u16, cmds_max, ic->max_cmds);
 	shost->sg_tablesize = ic->sg_tablesize;
-	shost->max_sectors = min(READ_ONCE(iser_max_sectors),
+	shost->max_sectors = min(ic->max_sectors,
 				 rdi_reg_max_sectors(dev, ic->sg_tablesize));
 	rdi_scsi_host_reg_limits(shost, dev);
 	/*
@@ -298,7 +318,7 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 
 	/*
 	 * Every receive buffer holds the largest data segment the target may
-	 * send. The login declared at most iser_rx_data_max (see
+	 * send. The login declared at most ic->rx_data_max (see
 	 * iser_login_cap_rx()); iscsid may still hand down its own, larger
 	 * value when the target does not echo the key: the declaration is
 	 * what binds the target, so hold to it and show it in sysfs. If no
@@ -306,16 +326,16 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 	 * refuse the connection instead of failing on the first large PDU.
 	 */
 	dlen = max_t(u32, conn->max_recv_dlength, ISCSI_MIN_MAX_RECV_SEG_LEN);
-	if (dlen > iser_rx_data_max) {
+	if (dlen > ic->rx_data_max) {
 		if (!test_bit(ISER_CONN_F_RX_CAPPED, &ic->flags)) {
 			iscsi_conn_printk(KERN_ERR, conn,
 					  "MaxRecvDataSegmentLength %u exceeds the receive buffers (rx_data_max %u)\n",
 					  conn->max_recv_dlength,
-					  iser_rx_data_max);
+					  ic->rx_data_max);
 			ret = -EINVAL;
 			goto out_unlock;
 		}
-		dlen = iser_rx_data_max;
+		dlen = ic->rx_data_max;
 		conn->max_recv_dlength = dlen;
 	}
 	ret = iser_dout_alloc(ic, session);
@@ -380,7 +400,7 @@ static void iser_conn_unbind(struct iscsi_conn *conn)
 	WRITE_ONCE(ic->iscsi_conn, NULL);
 	conn->dd_data = NULL;
 	mutex_unlock(&ic->state_mutex);
-	wake_up(&iser_unbind_wq);
+	iser_conn_unbound(ic);
 	iser_conn_put(ic);
 }
 

@@ -7,8 +7,6 @@
 #ifndef ISER_TRANSPORT_H
 #define ISER_TRANSPORT_H
 
-extern unsigned int iser_max_lun;
-
 struct Scsi_Host;
 
 const char *iser_host_netdev(struct Scsi_Host *shost);

@@ -61,7 +61,7 @@ static void iser_prep_send(struct iser_conn *ic, struct iser_task *it,
  * iscsid declares the node's MaxRecvDataSegmentLength (262144 by default)
  * as what we receive, whatever the transport's buffers hold, and an RDMA
  * SEND larger than the posted receive buffer kills the connection. So a
- * login request declares at most iser_rx_data_max, the size of our
+ * login request declares at most &iser_conn.rx_data_max, the size of our
  * full-feature receive buffers: InitiatorRecvDataSegmentLength in an iSER
  * normal session, MaxRecvDataSegmentLength in a discovery session.
  * iser_conn_start() then holds the negotiated value to the same limit.
@@ -80,7 +80,7 @@ static void iser_login_cap_rx(struct iser_conn *ic, struct iscsi_task *task)
 
 	if ((task->hdr->opcode & ISCSI_OPCODE_MASK) != ISCSI_OP_LOGIN)
 		return;
-	if (!iser_login_text_cap(task->data, &seg_len, iser_rx_data_max))
+	if (!iser_login_text_cap(task->data, &seg_len, ic->rx_data_max))
 		return;
 	hton24(task->hdr->dlength, seg_len);
 	task->data_count = iser_text_wire_len(seg_len);
