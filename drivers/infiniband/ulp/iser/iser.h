@@ -7,6 +7,8 @@
  *  conn.c       QP/CQ/MR pool of one RDMA connection, receive rings,
  *               teardown state machine, completion error funnel
  *  tx.c         sending iSCSI PDUs (commands, Data-Out, management)
+ *  unsol.c      how many unsolicited Data-Out PDUs a write sends (pure,
+ *               unit-tested)
  *  data.c       SCSI data mapping and fast registration via rdi_core
  *  rx.c         receive completions handed to libiscsi
  *  pdu.c        iSER wire formats (pure, unit-tested)
@@ -41,7 +43,7 @@
 #define ISER_RX_EXTRA		8
 /* Send queue entries per command: REG_MR, SEND, LOCAL_INV. */
 #define ISER_WR_PER_CMD		3
-/* Send queue entries reserved for unsolicited Data-Out PDUs. */
+/* Send queue entries for unsolicited Data-Out PDUs, all commands together. */
 #define ISER_DOUT_WRS		1024
 /* Login and text PDUs are at most this long (libiscsi's login buffer). */
 #define ISER_LOGIN_DLEN		ISCSI_DEF_MAX_RECV_SEG_LEN
@@ -142,6 +144,8 @@ enum {
  * @login_rx:      single receive buffer used during login
  * @login_tx:      login/text request data, ISER_LOGIN_DLEN bytes
  * @rx:            full-feature receive ring, allocated at conn start
+ * @dout_posted:   unsolicited Data-Out SENDs posted, or about to be, and
+ *                 not completed; at most ISER_DOUT_WRS (tx.c)
  * @err_cqe:       completion of unsignaled or error-only work requests
  * @stats:         per-connection counters
  * @debugfs:       this connection's debugfs directory
@@ -174,6 +178,7 @@ struct iser_conn {
 	struct iser_rx_ring	login_rx;
 	struct rdi_buf		login_tx;
 	struct iser_rx_ring	rx;
+	atomic_t		dout_posted;
 	struct ib_cqe		err_cqe;
 	struct rdi_stats	stats;
 	struct dentry		*debugfs;

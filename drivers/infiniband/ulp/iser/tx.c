@@ -16,6 +16,7 @@
 
 #include "iser.h"
 #include "trace.h"
+#include "unsol.h"
 
 static void iser_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -38,8 +39,11 @@ static void iser_mgmt_done(struct ib_cq *cq, struct ib_wc *wc)
 
 static void iser_dout_done(struct ib_cq *cq, struct ib_wc *wc)
 {
+	struct iser_conn *ic = wc->qp->qp_context;
+
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "Data-Out send");
+	atomic_dec(&ic->dout_posted);
 }
 
 static void iser_prep_send(struct iser_conn *ic, struct iser_task *it,
@@ -204,26 +208,60 @@ static int iser_send_dout(struct iser_conn *ic, struct iscsi_task *task,
 }
 
 /*
- * Send the unsolicited Data-Out PDUs not sent yet. A post that fails (send
- * queue full) returns to libiscsi, which calls again later: the PDUs
- * posted so far may still be in flight, so the next one goes out from the
- * descriptor after them, never from the first again. r2t->datasn counts
- * the PDUs posted, from 0 for each command.
+ * Room on the send queue for the unsolicited Data-Out PDUs of a write
+ * command, before the command is built: all of them (@ic->dout_posted
+ * grows by their number, returned) or none (iser_unsol_plan()). With none,
+ * the command announces no Data-Out - F bit set, as libiscsi sets it for a
+ * command without unsolicited data - and iser_data_map() points the write
+ * VA right behind the immediate data, from where the target reads the
+ * rest by RDMA READ.
  */
-static int iser_send_unsol(struct iser_conn *ic, struct iscsi_task *task)
+static unsigned int iser_unsol_reserve(struct iser_conn *ic,
+				       struct iscsi_task *task)
+{
+	struct iscsi_r2t_info *r2t = &task->unsol_r2t;
+	struct iser_task *it = task->dd_data;
+	int old = atomic_read(&ic->dout_posted);
+	unsigned int n;
+
+	if (!iscsi_task_has_unsol_data(task))
+		return 0;
+	do {
+		n = iser_unsol_plan(r2t->data_length,
+				    task->conn->max_xmit_dlength, it->nr_dout,
+				    old, ISER_DOUT_WRS);
+		if (!n) {
+			r2t->data_length = 0;
+			task->hdr->flags |= ISCSI_FLAG_CMD_FINAL;
+			return 0;
+		}
+	} while (!atomic_try_cmpxchg(&ic->dout_posted, &old, old + n));
+	return n;
+}
+
+/*
+ * Post the @n unsolicited Data-Out PDUs reserved for the command just
+ * posted. Their room is reserved, so a failed post is a broken QP; and
+ * the burst cannot be finished later (see iser_unsol_plan()), so the
+ * connection is recovered, as after a failed command post.
+ */
+static int iser_send_unsol(struct iser_conn *ic, struct iscsi_task *task,
+			   unsigned int n)
 {
 	struct iser_task *it = task->dd_data;
 	struct iscsi_r2t_info *r2t = &task->unsol_r2t;
-	unsigned int i = r2t->datasn;
+	unsigned int i;
 	int ret;
 
-	while (iscsi_task_has_unsol_data(task)) {
-		if (WARN_ON_ONCE(i >= it->nr_dout || !it->reg.mr))
-			return -EINVAL;
-		ret = iser_send_dout(ic, task, &it->dout[i++]);
-		if (ret) {
-			r2t->datasn--;
-			return ret;
+	for (i = 0; i < n; i++) {
+		ret = iser_send_dout(ic, task, &it->dout[i]);
+		if (unlikely(ret)) {
+			atomic_sub(n - i, &ic->dout_posted);
+			iscsi_conn_printk(KERN_ERR, task->conn,
+					  "posting Data-Out %u of %u failed: %d\n",
+					  i + 1, n, ret);
+			iser_conn_error(ic);
+			return -ENOTCONN;
 		}
 		r2t->sent += r2t->data_count;
 	}
@@ -234,6 +272,12 @@ static int iser_send_unsol(struct iser_conn *ic, struct iscsi_task *task)
  * iser_xmit_task() - send a task's PDU(s) (iscsi_transport op)
  * @task: command or management task
  *
+ * The host has no transmit workqueue: libiscsi calls this once per task,
+ * from queuecommand or when it sends a management PDU, and takes an error
+ * as "not sent": it gives the CmdSN back and requeues the SCSI command. A
+ * command and its unsolicited Data-Out PDUs therefore go out together or
+ * not at all.
+ *
  * Context: libiscsi transmit, forward lock held, bottom halves disabled.
  * Return: 0, or a negative errno after which libiscsi requeues or fails
  * the task.
@@ -243,6 +287,7 @@ int iser_xmit_task(struct iscsi_task *task)
 	struct iscsi_conn *conn = task->conn;
 	struct iser_conn *ic = conn->dd_data;
 	struct iser_task *it = task->dd_data;
+	unsigned int n;
 	int ret;
 
 	lockdep_assert_held(&conn->session->frwd_lock);
@@ -254,14 +299,13 @@ int iser_xmit_task(struct iscsi_task *task)
 	if (!task->sc)
 		return iser_send_mgmt(ic, task);
 
-	if (!it->cmd_sent) {
-		ret = iser_send_cmd(ic, task);
-		if (ret)
-			return ret;
+	n = iser_unsol_reserve(ic, task);
+	ret = iser_send_cmd(ic, task);
+	if (ret) {
+		atomic_sub(n, &ic->dout_posted);
+		return ret;
 	}
-	if (iscsi_task_has_unsol_data(task))
-		return iser_send_unsol(ic, task);
-	return 0;
+	return n ? iser_send_unsol(ic, task, n) : 0;
 }
 
 /**
