@@ -29,6 +29,25 @@ rogue_logout_check() {
 	lab_target_stop
 }
 
+# rogue_stall_end MODE TRIG_PID RC_TEST: the end of a mode that stalls the
+# target's receive queue (datain-status, *-stall): wait for the trigger
+# (sg_raw, TRIG_PID), ask for the stale-rkey probe at once, check sg_raw's
+# status with RC_TEST ("-eq 0": the command succeeds, "-ne 0": it was
+# ended), that it returned only after the target reposted its receives
+# (UNSTALL), that the probe failed and that the LUN is usable.
+rogue_stall_end() {
+	local m=$1 trig=$2 rc_test=$3 what=succeeds rc
+	[ "$rc_test" = "-eq 0" ] || what="is ended"
+	wait "$trig"
+	rc=$?
+	kill -USR1 $LAB_TARGET_PID
+	check "$m: the command $what (sg_raw rc=$rc)" test $rc $rc_test
+	check "$m: it completed after the target resumed" \
+		lab_target_saw "^UNSTALL conn=1" 0
+	check "$m: the stale-rkey probe failed" lab_target_probe_failed 20
+	check "$m: LUN usable" rogue_usable
+}
+
 lab_net_up
 lab_iscsid_up
 check "rogue-iser is in the payload" rogue_have || return 0
@@ -71,15 +90,8 @@ if rogue_want datain-status; then
 		turs=$!
 		check "$m: Data-In with status sent with the receive queue empty" \
 			lab_target_saw "^DATAIN_STATUS conn=1" 30
-		wait $trig
-		rc=$?
-		kill -USR1 $LAB_TARGET_PID
-		check "$m: the command succeeds (sg_raw rc=$rc)" test $rc -eq 0
-		check "$m: it completed after the target resumed" \
-			lab_target_saw "^UNSTALL conn=1" 0
-		check "$m: the stale-rkey probe failed" lab_target_probe_failed 20
+		rogue_stall_end $m $trig "-eq 0"
 		wait $turs
-		check "$m: LUN usable" rogue_usable
 	else
 		fail "$m: login"
 	fi
@@ -108,14 +120,7 @@ if rogue_want abort-stall; then
 			lab_target_saw "^STALL conn=1" 60
 		check "$m: answered with the receive queue empty" \
 			lab_target_saw "^TMF_RSP conn=1" 30
-		wait $trig
-		rc=$?
-		kill -USR1 $LAB_TARGET_PID
-		check "$m: the command is aborted (sg_raw rc=$rc)" test $rc -ne 0
-		check "$m: the abort completed after the target resumed" \
-			lab_target_saw "^UNSTALL conn=1" 0
-		check "$m: the stale-rkey probe failed" lab_target_probe_failed 20
-		check "$m: LUN usable" rogue_usable
+		rogue_stall_end $m $trig "-ne 0"
 	else
 		fail "$m: login"
 	fi
