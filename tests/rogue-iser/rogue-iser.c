@@ -57,7 +57,7 @@
 #define SMALL_MRDSL	512
 #define SMALL_NRECV	(WINDOW * (1 + FIRST_BURST / SMALL_MRDSL) + RX_EXTRA)
 #define SMALL_RECV_SIZE	(HDRS + 8192 + 1024)
-#define PINGS_MAX	8		/* abort-stall: NOP-Ins unanswered at once */
+#define PINGS_MAX	8		/* *-stall: NOP-Ins unanswered at once */
 #define NSEND		128
 #define SEND_DATA	12288		/* room for an oversized login response */
 #define SEND_SIZE	(HDRS + SEND_DATA)
@@ -85,8 +85,11 @@ enum {
 enum mode {
 	M_OK, M_DATAIN_STATUS, M_INV_OTHER, M_INV_UNOFFERED, M_DSL_OVER,
 	M_AHS_OVERRUN, M_BAD_OPCODE, M_LOGIN_HUGE, M_NOPIN_DATA, M_ASYNC_BAD,
-	M_SMALL_MRDSL, M_ABORT_STALL,
+	M_SMALL_MRDSL, M_ABORT_STALL, M_LUN_RESET_STALL, M_TARGET_RESET_STALL,
 };
+
+/* Task management functions (RFC 7143 section 11.5.1) */
+enum { TMF_ABORT_TASK = 1, TMF_LUN_RESET = 5, TMF_TARGET_WARM_RESET = 6 };
 
 static const struct {
 	const char	*name;
@@ -105,6 +108,8 @@ static const struct {
 	{ "async-bad", M_ASYNC_BAD, "an async message whose data segment length runs past the bytes sent, then the SCSI Response" },
 	{ "small-mrdsl", M_SMALL_MRDSL, "MaxRecvDataSegmentLength=512, InitialR2T=No, FirstBurstLength=65536: checks DataSN and buffer offset of every Data-Out" },
 	{ "abort-stall", M_ABORT_STALL, "hold the trigger; when an ABORT TASK names it, let the receive queue run empty (NOP-Ins the initiator answers use it up, one answer more waits), answer \"function complete\", repost the receives -s seconds later" },
+	{ "lun-reset-stall", M_LUN_RESET_STALL, "as abort-stall, for the LOGICAL UNIT RESET that comes while the trigger is held" },
+	{ "target-reset-stall", M_TARGET_RESET_STALL, "as abort-stall, for the TARGET WARM RESET that comes while the trigger is held" },
 };
 
 /* A write collecting its unsolicited data. */
@@ -132,26 +137,26 @@ struct iconn {
 	uint32_t	first_burst;
 	struct wtask	wt[MAX_TASKS];
 	/*
-	 * datain-status, abort-stall: the receive buffers held back, the PDU
+	 * datain-status, *-stall: the receive buffers held back, the PDU
 	 * to send once the receive queue is empty (Data-In, TMF Response)
 	 */
 	unsigned char	rx_held[NRECV];
 	int		stall;		/* enum stall */
 	long long	stall_t;	/* now_ms() */
 	uint8_t		stall_rsp[HDRS];
-	unsigned int	pings_out;	/* abort-stall: NOP-Ins not answered */
+	unsigned int	pings_out;	/* *-stall: NOP-Ins not answered */
 	/* the command lied about: its read buffer, for the probe */
 	struct rt_probe	lied;
-	int		held;		/* inv-other, abort-stall: a held trigger */
+	int		held;		/* inv-other, *-stall: a held trigger */
 	uint32_t	held_itt, held_rkey;
 };
 
 /*
- * The receive queue of datain-status and abort-stall: RUN_DRY, buffers
- * held back until the initiator's sends have used up the posted ones (a
- * TEST UNIT READY loop; abort-stall's NOP-Ins, DRAIN) and one more SEND of
- * the initiator waits (LAST_PING); then the PDU in stall_rsp goes out
- * (SENT) and -s seconds later the buffers are reposted.
+ * The receive queue of datain-status and the *-stall modes: RUN_DRY,
+ * buffers held back until the initiator's sends have used up the posted
+ * ones (a TEST UNIT READY loop; the NOP-Ins of *-stall, DRAIN) and one
+ * more SEND of the initiator waits (LAST_PING); then the PDU in stall_rsp
+ * goes out (SENT) and -s seconds later the buffers are reposted.
  */
 enum stall { STALL_NONE, STALL_RUN_DRY, STALL_DRAIN, STALL_LAST_PING,
 	     STALL_SENT };
@@ -167,6 +172,25 @@ static int lie_op = 0xc0;
 static int lies_left = 1;
 static int stall_secs = 5;
 static volatile sig_atomic_t probe_req;
+
+/*
+ * abort-stall, lun-reset-stall, target-reset-stall: the task management
+ * function that, while the trigger is held, is answered "function
+ * complete" with the receive queue empty. 0 in the other modes.
+ */
+static int stall_tmf(void)
+{
+	switch (mode) {
+	case M_ABORT_STALL:
+		return TMF_ABORT_TASK;
+	case M_LUN_RESET_STALL:
+		return TMF_LUN_RESET;
+	case M_TARGET_RESET_STALL:
+		return TMF_TARGET_WARM_RESET;
+	default:
+		return 0;
+	}
+}
 
 /* ---- sending ---- */
 
@@ -510,8 +534,8 @@ static void on_scsi_cmd(struct conn *c, const uint8_t *ihdr, const uint8_t *b,
 			.rkey = rkey,
 			.len = edtl,
 		};
-		if (mode == M_ABORT_STALL) {
-			/* never answered: the ABORT TASK for it comes */
+		if (stall_tmf()) {
+			/* never answered: the task management for it comes */
 			ic->held = 1;
 			ic->held_itt = itt;
 			ic->held_rkey = rkey;
@@ -537,7 +561,7 @@ static void on_scsi_cmd(struct conn *c, const uint8_t *ihdr, const uint8_t *b,
 	scsi_rsp(c, itt, &r, edtl, done, ic->sinv ? rkey : 0);
 }
 
-/* A NOP-In asking for a NOP-Out (abort-stall: it uses a receive buffer). */
+/* A NOP-In asking for a NOP-Out (*-stall: it uses a receive buffer). */
 static void nop_in(struct conn *c)
 {
 	uint8_t out[HDRS];
@@ -581,13 +605,16 @@ static void tmf_rsp(uint8_t *out, const uint8_t *req)
 static void on_tmf(struct conn *c, const uint8_t *b)
 {
 	struct iconn *ic = iser(c);
+	int func = b[1] & 0x7f;
 	uint8_t out[HDRS];
 
-	say("TMF conn=%d func=%u rtt=%#x", c->n, b[1] & 0x7f,
-	    get_be32(b + 20));
-	if (mode == M_ABORT_STALL && ic->held && !ic->stall &&
-	    (b[1] & 0x7f) == 1 && !memcmp(b + 20, &ic->held_itt, 4)) {
-		/* ABORT TASK of the held trigger: answered by stall_send() */
+	say("TMF conn=%d func=%u rtt=%#x", c->n, func, get_be32(b + 20));
+	if (func == stall_tmf() && ic->held && !ic->stall &&
+	    (func != TMF_ABORT_TASK || !memcmp(b + 20, &ic->held_itt, 4))) {
+		/*
+		 * ABORT TASK of the held trigger, or a reset of its LUN (the
+		 * only one) or of the target: answered by stall_send()
+		 */
 		tmf_rsp(ic->stall_rsp, b);
 		ic->stall = STALL_DRAIN;
 		say("STALL conn=%d draining the receive queue (%u posted)",
@@ -823,11 +850,11 @@ static void stall_send(struct conn *c)
 }
 
 /*
- * datain-status and abort-stall (enum stall): once every receive buffer is
- * used and the initiator's next SEND waits for receiver-not-ready retries
- * (and so does everything it posts behind it, a LOCAL_INV too), and half a
- * second has passed, the PDU in stall_rsp goes out; -s seconds later the
- * buffers are reposted.
+ * datain-status and the *-stall modes (enum stall): once every receive
+ * buffer is used and the initiator's next SEND waits for receiver-not-ready
+ * retries (and so does everything it posts behind it, a LOCAL_INV too),
+ * and half a second has passed, the PDU in stall_rsp goes out; -s seconds
+ * later the buffers are reposted.
  */
 static void stall_tick(struct conn *c)
 {
@@ -975,13 +1002,13 @@ static void usage(void)
 		"  -p PORT    RDMA/CM port (default 3261)\n"
 		"  -o OPCODE  CDB opcode whose answer lies (default 0xc0; any: every one)\n"
 		"  -n COUNT   lie to the first COUNT such commands, -1 all (default 1)\n"
-		"  -s SECS    datain-status, abort-stall: hold the receive queue empty\n"
-		"             this long (default 5)\n"
+		"  -s SECS    datain-status and the *-stall modes: hold the receive\n"
+		"             queue empty this long (default 5)\n"
 		"SIGUSR1: the stale-rkey probe, an RDMA WRITE to the read buffer of the\n"
 		"         last command lied about on each connection\n"
 		"modes:\n");
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
-		fprintf(stderr, "  %-14s %s\n", modes[i].name, modes[i].help);
+		fprintf(stderr, "  %-18s %s\n", modes[i].name, modes[i].help);
 	exit(2);
 }
 

@@ -127,6 +127,48 @@ if rogue_want abort-stall; then
 	rogue_logout_check "$m: logout"
 fi
 
+# The same for the resets that end every command of the LUN or of the
+# target: libiscsi fails them all once it sees "function complete". The
+# trigger is held with a SCSI timeout long enough that no abort comes
+# first; sg_reset (without escalation) sends the LOGICAL UNIT RESET
+# (-d) or TARGET WARM RESET (-t), which the target answers as in
+# abort-stall. The reset, and with it the trigger, must not complete
+# before the LOCAL_INV of the trigger's rkey has. Seen failing with the
+# in-tree ib_iser (sg_raw returned before UNSTALL, "PROBE ...
+# status=success": boot 20261203-145438). What this does not show: ours
+# without that rule (31ab4fa) passes too - the reset completes in the
+# kernel at once, but sg_reset and sg_raw return only once the target
+# resumed, so the probe comes after the LOCAL_INV (boot 20261203-142328;
+# tests/rogue-iser/README.md).
+# rogue_reset_stall MODE SG_RESET_OPT FUNC NAME
+rogue_reset_stall() {
+	local m=$1 opt=$2 func=$3 name=$4 trig rst rc
+	rogue_want $m || return 0
+	rogue_start $m -s 5
+	if rogue_login; then
+		rogue_trigger 120 &
+		trig=$!
+		check "$m: the trigger is held" lab_target_saw "^HELD conn=1"
+		timeout 120 sg_reset -N $opt /dev/$ROGUE_DEV >/tmp/sg_reset.out 2>&1 &
+		rst=$!
+		check "$m: its $name came, the receive queue drains" \
+			eval "lab_target_saw '^TMF conn=1 func=$func ' 60 &&
+			      lab_target_saw '^STALL conn=1'"
+		check "$m: answered with the receive queue empty" \
+			lab_target_saw "^TMF_RSP conn=1" 30
+		rogue_stall_end $m $trig "-ne 0"
+		wait $rst
+		rc=$?
+		check "$m: sg_reset $opt reports done (rc=$rc)" \
+			eval "[ $rc -eq 0 ] || ! cat /tmp/sg_reset.out"
+	else
+		fail "$m: login"
+	fi
+	rogue_logout_check "$m: logout"
+}
+rogue_reset_stall lun-reset-stall -d 5 "LOGICAL UNIT RESET"
+rogue_reset_stall target-reset-stall -t 6 "TARGET WARM RESET"
+
 # rogue_case MODE DMESG_REGEX [ROGUE OPTIONS...]: log in to the rogue
 # target in MODE, send the trigger, and check that the kernel log line
 # matching DMESG_REGEX (after "ADDR:PORT: ") appears, that the connection
