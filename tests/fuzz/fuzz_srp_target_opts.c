@@ -105,6 +105,7 @@ static const struct bound bounds[] = {
 	BOUND(SRP_OPT_MAX_IT_IU_SIZE, max_it_iu_size, 0, INT_MAX),
 	BOUND(SRP_OPT_CH_COUNT, ch_count, 1, INT_MAX),
 	BOUND(SRP_OPT_KEEPALIVE, keepalive, 0, SRP_MAX_KEEPALIVE),
+	BOUND(SRP_OPT_POLL_QUEUES, poll_queues, 0, SRP_MAX_POLL_QUEUES),
 };
 
 static bool ip_family(sa_family_t family)

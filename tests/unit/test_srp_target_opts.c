@@ -68,11 +68,13 @@ static const char *const every_key_max[] = {
 	"io_class=0x0100", "initiator_ext=0X1", "cmd_sg_entries=255",
 	"allow_ext_sg=1", "sg_tablesize=2048", "comp_vector=0",
 	"tl_retry_count=2", "queue_size=2147483647", "target_can_queue=1",
-	"max_it_iu_size=0", "ch_count=1", "keepalive=3600", NULL };
+	"max_it_iu_size=0", "ch_count=1", "keepalive=3600", "poll_queues=1024",
+	NULL };
 
 static const char *const every_key_min[] = {
 	MIN_RDMA, "cmd_sg_entries=1", "sg_tablesize=1", "tl_retry_count=7",
-	"allow_ext_sg=0", "comp_vector=0x10", "keepalive=0", NULL };
+	"allow_ext_sg=0", "comp_vector=0x10", "keepalive=0", "poll_queues=0",
+	NULL };
 
 /* The tokens joined by commas, in a buffer valid until the next call. */
 static const char *join(const char *const *tokens)
@@ -224,6 +226,7 @@ RDI_TEST(every_key_at_its_limits)
 	EXPECT_EQ(o.tl_retry_count, 2);
 	EXPECT_EQ(o.queue_size, 2147483647);
 	EXPECT_EQ(o.keepalive, 3600);
+	EXPECT_EQ(o.poll_queues, 1024);
 	EXPECT_EQ(o.mask, ((1U << SRP_OPT_NR) - 1) &
 		  ~(BIT(SRP_OPT_DEST) | BIT(SRP_OPT_SRC)));
 	EXPECT_EQ(parse(join(every_key_min), &o),
@@ -232,6 +235,23 @@ RDI_TEST(every_key_at_its_limits)
 	EXPECT(!o.allow_ext_sg);
 	EXPECT_EQ(o.keepalive, 0);
 	EXPECT(srp_target_opts_has(&o, SRP_OPT_KEEPALIVE));
+	EXPECT_EQ(o.poll_queues, 0);
+	EXPECT(srp_target_opts_has(&o, SRP_OPT_POLL_QUEUES));
+}
+
+/* Without the key a login has no poll queues: the in-tree behaviour. */
+RDI_TEST(poll_queues_default_and_repeat)
+{
+	struct srp_target_opts o;
+
+	EXPECT_EQ(parse(MIN_RDMA, &o), 0);
+	EXPECT(!srp_target_opts_has(&o, SRP_OPT_POLL_QUEUES));
+	EXPECT_EQ(o.poll_queues, 0);
+	EXPECT_EQ(parse(MIN_RDMA ",poll_queues=2", &o), 0);
+	EXPECT_EQ(o.poll_queues, 2);
+	EXPECT_EQ(parse(MIN_RDMA ",poll_queues=2,poll_queues=0x3", &o), 0);
+	EXPECT_EQ(o.poll_queues, 3);
+	EXPECT_WHY(MIN_RDMA ",poll_queues", "'poll_queues' has no value");
 }
 
 RDI_TEST(bad_hex)
@@ -288,6 +308,7 @@ RDI_TEST(numbers_out_of_range)
 		{ "max_it_iu_size", { "-1", "2147483648" } },
 		{ "ch_count", { "0", "2147483648", "1x" } },
 		{ "keepalive", { "-1", "3601", "4294967296", "5s" } },
+		{ "poll_queues", { "-1", "1025", "4294967296", "2q", "" } },
 		{ "pkey", { "10000", "0x1ffff", "ffffffffffffffffff" } },
 		{ "io_class", { "0x0200", "0", "1ff00", "zz" } },
 	};

@@ -11,6 +11,15 @@
  * LOCAL_INV of its MRs has completed (srp_complete_cmd()), so that send
  * completion must arrive without waiting for the next sender.
  *
+ * A polled channel (poll_queues) serves a HCTX_TYPE_POLL hardware queue: one
+ * CQ of its own takes sends and receives, IB_POLL_DIRECT, without interrupt
+ * or softirq; whoever waits for one of its completions reaps it with
+ * srp_ch_poll() - the task that submitted polled I/O (through the host's
+ * mq_poll), and the driver itself wherever it waits on such a channel
+ * (srp_ch_wait(): task management, logout; the keep-alive watch; error
+ * handling). Its completion handlers are the same and run in the caller's
+ * context, possibly on several CPUs at once.
+ *
  * The QP and its MRs live in a PD of the channel's own: an rkey the channel
  * handed to the target reaches memory through this QP only, so once the QP
  * is in the error state no rkey of the channel is of use to anyone, even
@@ -146,6 +155,126 @@ static void srp_ch_put_pd(struct srp_channel *ch)
 	ch->pd = NULL;
 }
 
+/*
+ * The CQs of a channel, as large as the queues whose completions they take
+ * (@nsend, @nrecv: the drain's work requests included). An interrupt-driven
+ * channel takes its receive CQ from the pool and has a send CQ of its own,
+ * both softirq. A polled channel has one CQ for both, of its own (the pool
+ * has no IB_POLL_DIRECT CQs), published under @ch->poll_lock for
+ * srp_ch_poll().
+ */
+static int srp_ch_alloc_cqs(struct srp_channel *ch, unsigned int nsend,
+			    unsigned int nrecv)
+{
+	struct ib_device *dev = ch_ibdev(ch);
+	struct ib_cq *cq;
+
+	if (ch->polled) {
+		cq = ib_alloc_cq(dev, ch, nsend + nrecv, ch->comp_vector,
+				 IB_POLL_DIRECT);
+		if (IS_ERR(cq))
+			return PTR_ERR(cq);
+		spin_lock(&ch->poll_lock);
+		ch->cq = cq;
+		spin_unlock(&ch->poll_lock);
+		return 0;
+	}
+
+	ch->cq_size = nrecv;
+	cq = ib_cq_pool_get(dev, ch->cq_size, ch->comp_vector,
+			    IB_POLL_SOFTIRQ);
+	if (IS_ERR(cq))
+		return PTR_ERR(cq);
+	ch->cq = cq;
+	cq = ib_alloc_cq(dev, ch, nsend, ch->comp_vector, IB_POLL_SOFTIRQ);
+	if (IS_ERR(cq)) {
+		ib_cq_pool_put(ch->cq, ch->cq_size);
+		ch->cq = NULL;
+		return PTR_ERR(cq);
+	}
+	ch->send_cq = cq;
+	return 0;
+}
+
+/* Undo srp_ch_alloc_cqs(); idempotent. The QP must be gone. */
+static void srp_ch_free_cqs(struct srp_channel *ch)
+{
+	struct ib_cq *cq;
+
+	if (ch->polled) {
+		spin_lock(&ch->poll_lock);
+		cq = ch->cq;
+		ch->cq = NULL;
+		spin_unlock(&ch->poll_lock);
+		if (cq)
+			ib_free_cq(cq);
+		return;
+	}
+	if (ch->send_cq) {
+		ib_free_cq(ch->send_cq);
+		ch->send_cq = NULL;
+	}
+	if (ch->cq) {
+		ib_cq_pool_put(ch->cq, ch->cq_size);
+		ch->cq = NULL;
+	}
+}
+
+/**
+ * srp_ch_poll() - reap the completions of a polled channel
+ * @ch: the channel
+ *
+ * Runs the completion handlers of what @ch's CQ holds, in the caller's
+ * context. Safe against the channel's release: a channel without a CQ
+ * (down, logging in again) reaps nothing.
+ *
+ * Context: process context (a task polling for its I/O through mq_poll,
+ * error handling, the keep-alive watch, a wait in srp_ch_wait()); takes
+ * @ch->poll_lock.
+ * Return: the completions reaped; 0 on an interrupt-driven channel.
+ */
+int srp_ch_poll(struct srp_channel *ch)
+{
+	int n = 0;
+
+	if (!ch->polled)
+		return 0;
+	spin_lock(&ch->poll_lock);
+	if (ch->cq)
+		n = ib_process_cq_direct(ch->cq, ch->target->queue_size);
+	spin_unlock(&ch->poll_lock);
+	return n;
+}
+
+/**
+ * srp_ch_wait() - wait for an event that a completion of @ch brings
+ * @ch:      the channel
+ * @done:    completed by a completion handler of @ch (or when @ch goes
+ *           down)
+ * @timeout: jiffies
+ *
+ * On a polled channel nobody else may be polling (no polled I/O in
+ * flight), so the waiter reaps @ch's CQ itself, every jiffy.
+ *
+ * Context: process context, may sleep.
+ * Return: true when @done completed, false after @timeout.
+ */
+bool srp_ch_wait(struct srp_channel *ch, struct completion *done,
+		 unsigned long timeout)
+{
+	unsigned long deadline = jiffies + timeout;
+
+	if (!ch->polled)
+		return wait_for_completion_timeout(done, timeout);
+	for (;;) {
+		srp_ch_poll(ch);
+		if (wait_for_completion_timeout(done, 1))
+			return true;
+		if (!time_before(jiffies, deadline))
+			return false;
+	}
+}
+
 /**
  * srp_ch_create_ib() - create the PD, CQs, QP, MR pool and send ring
  * @ch: channel whose CM id is bound to the target's device; send IUs are
@@ -177,25 +306,13 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	 */
 	nrecv = srp_recv_wrs(target->queue_size);
 	nsend = srp_send_wrs(target->queue_size, target->mr_per_cmd);
-	ch->cq_size = nrecv;
-	ch->cq = ib_cq_pool_get(dev, ch->cq_size, ch->comp_vector,
-				IB_POLL_SOFTIRQ);
-	if (IS_ERR(ch->cq)) {
-		ret = PTR_ERR(ch->cq);
-		ch->cq = NULL;
+	ret = srp_ch_alloc_cqs(ch, nsend, nrecv);
+	if (ret)
 		goto err_put_pd;
-	}
-	ch->send_cq = ib_alloc_cq(dev, ch, nsend, ch->comp_vector,
-				  IB_POLL_SOFTIRQ);
-	if (IS_ERR(ch->send_cq)) {
-		ret = PTR_ERR(ch->send_cq);
-		ch->send_cq = NULL;
-		goto err_put_cq;
-	}
 
 	attr.event_handler = srp_qp_event;
 	attr.qp_context = ch;
-	attr.send_cq = ch->send_cq;
+	attr.send_cq = ch->polled ? ch->cq : ch->send_cq;
 	attr.recv_cq = ch->cq;
 	attr.cap.max_send_wr = nsend;
 	attr.cap.max_recv_wr = nrecv;
@@ -207,7 +324,7 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	attr.port_num = target->host->port;
 	ret = target->cm->create_qp(ch, &attr);
 	if (ret)
-		goto err_free_send_cq;
+		goto err_free_cqs;
 
 	if (target->mr_per_cmd) {
 		ret = rdi_mr_pool_init(sdev->rdi, ch->qp,
@@ -234,12 +351,8 @@ err_destroy_mrs:
 err_destroy_qp:
 	target->cm->destroy_qp(ch);
 	ch->qp = NULL;
-err_free_send_cq:
-	ib_free_cq(ch->send_cq);
-	ch->send_cq = NULL;
-err_put_cq:
-	ib_cq_pool_put(ch->cq, ch->cq_size);
-	ch->cq = NULL;
+err_free_cqs:
+	srp_ch_free_cqs(ch);
 err_put_pd:
 	srp_ch_put_pd(ch);
 	return ret;
@@ -260,14 +373,7 @@ void srp_ch_destroy_ib(struct srp_channel *ch)
 		target->cm->destroy_qp(ch);
 		ch->qp = NULL;
 	}
-	if (ch->send_cq) {
-		ib_free_cq(ch->send_cq);
-		ch->send_cq = NULL;
-	}
-	if (ch->cq) {
-		ib_cq_pool_put(ch->cq, ch->cq_size);
-		ch->cq = NULL;
-	}
+	srp_ch_free_cqs(ch);
 	srp_ch_put_pd(ch);
 	srp_free_ring(dev, &ch->tx_ring, target->queue_size);
 	srp_free_ring(dev, &ch->rx_ring, ch->rx_count);

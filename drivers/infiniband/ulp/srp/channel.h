@@ -58,6 +58,9 @@ struct srp_ch_ops {
 
 int srp_ch_create_ib(struct srp_channel *ch);
 void srp_ch_destroy_ib(struct srp_channel *ch);
+int srp_ch_poll(struct srp_channel *ch);
+bool srp_ch_wait(struct srp_channel *ch, struct completion *done,
+		 unsigned long timeout);
 int srp_ch_start_recv(struct srp_channel *ch);
 void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu);
 struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use);

@@ -217,23 +217,61 @@ static bool srp_none_completing(struct srp_target *target,
 bool srp_wait_completing(struct srp_target *target, struct scsi_device *sdev,
 			 struct srp_request *req)
 {
-	return wait_event_timeout(target->inv_wait,
-				  srp_none_completing(target, sdev, req),
-				  msecs_to_jiffies(SRP_TMF_TIMEOUT_MS)) > 0;
+	unsigned long timeout = msecs_to_jiffies(SRP_TMF_TIMEOUT_MS);
+	unsigned long deadline = jiffies + timeout;
+	unsigned int i;
+
+	if (!target->poll_count)
+		return wait_event_timeout(target->inv_wait,
+					  srp_none_completing(target, sdev, req),
+					  timeout) > 0;
+	/* The LOCAL_INVs of polled channels complete when polled: poll. */
+	for (;;) {
+		for (i = srp_irq_ch_count(target); i < target->ch_count; i++)
+			srp_ch_poll(&target->ch[i]);
+		if (wait_event_timeout(target->inv_wait,
+				       srp_none_completing(target, sdev, req),
+				       1))
+			return true;
+		if (!time_before(jiffies, deadline))
+			return false;
+	}
+}
+
+/**
+ * srp_mq_poll() - reap the completions of a polled hardware queue
+ * @shost:     SCSI host
+ * @queue_num: the hardware queue, one of HCTX_TYPE_POLL
+ *
+ * The host template's mq_poll, called by a task polling for its I/O
+ * (io_uring with IORING_SETUP_IOPOLL, preadv2() with RWF_HIPRI).
+ *
+ * Return: the completions reaped.
+ */
+int srp_mq_poll(struct Scsi_Host *shost, unsigned int queue_num)
+{
+	return srp_ch_poll(&host_to_target(shost)->ch[queue_num]);
 }
 
 /*
  * The channel of hardware queue @hwq, or, while that one is down and being
- * logged in again in the background, the next connected one. The unique tag
- * names the command whichever channel carries it.
+ * logged in again in the background, the next connected interrupt-driven
+ * one. The unique tag names the command whichever channel carries it. A
+ * command of a polled queue that must borrow goes to an interrupt-driven
+ * channel, which completes it without a poller, as do error handling's own
+ * commands on a polled queue (nobody may be polling for them).
  */
 static struct srp_channel *srp_pick_channel(struct srp_target *target,
+					    struct scsi_cmnd *scmnd,
 					    unsigned int hwq)
 {
-	unsigned int i, n = target->ch_count;
-	struct srp_channel *ch;
+	unsigned int i, n = srp_irq_ch_count(target);
+	struct srp_channel *ch = &target->ch[hwq];
 
-	for (i = 0; i < n; i++) {
+	if (likely(READ_ONCE(ch->connected)) &&
+	    (!ch->polled || scmnd->submitter == SUBMITTED_BY_BLOCK_LAYER))
+		return ch;
+	for (i = 1; i <= n; i++) {
 		ch = &target->ch[(hwq + i) % n];
 		if (likely(READ_ONCE(ch->connected)))
 			return ch;
@@ -266,7 +304,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 		goto done;
 	}
 
-	ch = srp_pick_channel(target, blk_mq_unique_tag_to_hwq(tag));
+	ch = srp_pick_channel(target, scmnd, blk_mq_unique_tag_to_hwq(tag));
 	if (unlikely(!ch)) {
 		/* No recovery will come for a target on its way out. */
 		if (READ_ONCE(target->state) != SRP_TARGET_REMOVED)

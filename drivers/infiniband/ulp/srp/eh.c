@@ -18,6 +18,7 @@
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_transport_srp.h>
 
+#include "channel.h"
 #include "tmf.h"
 #include "cmd.h"
 #include "eh.h"
@@ -47,6 +48,9 @@ int srp_eh_abort(struct scsi_cmnd *scmnd)
 	int ret;
 
 	if (!ch || READ_ONCE(req->scmnd) != scmnd)
+		return srp_eh_claimed(target, req);
+	/* A polled channel may hold its response, unreaped: no abort then. */
+	if (srp_ch_poll(ch) && READ_ONCE(req->scmnd) != scmnd)
 		return srp_eh_claimed(target, req);
 
 	shost_printk(KERN_WARNING, target->shost,

@@ -30,7 +30,10 @@
  * Cost on the wire: one probe and its acknowledgment per half keep-alive
  * period per idle channel, none while completions flow.
  *
- * The probe completes on the channel's send CQ like any send. It is posted
+ * The probe completes on the channel's send CQ like any send; on a polled
+ * channel, whose CQ nobody may be polling while it is idle, the watch
+ * reaps the CQ itself before it looks (srp_ch_poll()), and so does the
+ * login's wait for the first probe. It is posted
  * under &srp_channel.lock only while the channel is connected, so it is
  * always ahead of the drain that comes before a channel's release; its
  * completion, even a late flush, touches nothing but the channel, whose
@@ -146,6 +149,7 @@ static void srp_ka_work(struct work_struct *work)
 	bool expired = false;
 	int ret = 0;
 
+	srp_ch_poll(ch);
 	spin_lock_irq(&ch->lock);
 	if (!ch->connected) {
 		spin_unlock_irq(&ch->lock);
@@ -221,6 +225,7 @@ int srp_ka_login_probe(struct srp_channel *ch)
 
 	deadline = jiffies + 2 * srp_ka_half(target);
 	for (;;) {
+		srp_ch_poll(ch);
 		spin_lock_irq(&ch->lock);
 		probing = ch->ka.probing;
 		status = ch->ka.status;

@@ -417,8 +417,8 @@ static void srp_ch_send_logout(struct srp_channel *ch)
 		srp_put_tx_iu(ch, iu);
 		return;
 	}
-	wait_for_completion_timeout(&ch->logout_done,
-				    msecs_to_jiffies(SRP_LOGOUT_TIMEOUT_MS));
+	srp_ch_wait(ch, &ch->logout_done,
+		    msecs_to_jiffies(SRP_LOGOUT_TIMEOUT_MS));
 }
 
 /**
@@ -442,17 +442,20 @@ void srp_target_disconnect(struct srp_target *target)
  * srp_ch_init() - initialise a channel before its first login
  * @target: the target; @target->ch holds at least @idx + 1 zeroed channels
  * @idx:    index of the channel, equal to its blk-mq hardware queue
+ * @polled: the channel serves a polled hardware queue (&srp_channel.polled)
  *
  * Return: 0, or -ENOMEM when its counters cannot be allocated; the caller
  * frees them (&srp_channel.stats) with the channel.
  */
-int srp_ch_init(struct srp_target *target, unsigned int idx)
+int srp_ch_init(struct srp_target *target, unsigned int idx, bool polled)
 {
 	struct srp_channel *ch = &target->ch[idx];
 	int nvec = target->host->sdev->ib_dev->num_comp_vectors;
 
 	ch->target = target;
 	ch->idx = idx;
+	ch->polled = polled;
+	spin_lock_init(&ch->poll_lock);
 	ch->comp_vector = (target->opts.comp_vector + idx) % nvec;
 	spin_lock_init(&ch->lock);
 	INIT_LIST_HEAD(&ch->free_tx);

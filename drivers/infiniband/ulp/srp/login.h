@@ -10,7 +10,7 @@
 
 #include "srp.h"
 
-int srp_ch_init(struct srp_target *target, unsigned int idx);
+int srp_ch_init(struct srp_target *target, unsigned int idx, bool polled);
 int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout);
 void srp_ch_release(struct srp_channel *ch);
 void srp_target_disconnect(struct srp_target *target);

@@ -209,6 +209,8 @@ static unsigned long srp_reconnect_login_timeout(struct srp_target *target)
  * before their MRs go away, so the midlayer retries them. One channel back
  * is enough to resume I/O: the others are retried in the background
  * (srp_ch_retry_work()) while their hardware queues borrow a live channel.
+ * The interrupt-driven channels come first, so a reconnect that brings
+ * none of them back gives up before it tries the polled ones.
  *
  * Context: process context, the rport mutex held.
  * Return: 0 when at least one channel is back, else a negative errno.
@@ -278,12 +280,13 @@ int srp_rport_reconnect(struct srp_rport *rport)
  * @ch: the channel; the caller's srp_ch_mark_down() just returned true
  *
  * The channels' &srp_ch_ops.failed.
- * While another channel of a live, running target still carries I/O, only
- * @ch is torn down and logged in again, in the background
- * (srp_ch_retry_work()); its hardware queue borrows a live channel and its
- * commands are retried there. The rport is not blocked, so no timer runs
- * and nothing fails fast. When no channel is left, or the target is not
- * live, transport recovery of the whole rport starts.
+ * While another interrupt-driven channel of a live, running target still
+ * carries I/O, only @ch is torn down and logged in again, in the
+ * background (srp_ch_retry_work()); its hardware queue borrows a live
+ * channel and its commands are retried there. The rport is not blocked, so
+ * no timer runs and nothing fails fast. When no interrupt-driven channel is
+ * left (polled ones cannot take what the others carry), or the target is
+ * not live, transport recovery of the whole rport starts.
  *
  * Context: any (completion handlers, CM handlers, QP events).
  */
@@ -300,7 +303,7 @@ void srp_ch_failed(struct srp_channel *ch)
 	smp_mb();
 	if (rport && READ_ONCE(target->state) == SRP_TARGET_LIVE &&
 	    READ_ONCE(rport->state) == SRP_RPORT_RUNNING) {
-		for (i = 0; i < target->ch_count; i++) {
+		for (i = 0; i < srp_irq_ch_count(target); i++) {
 			if (!READ_ONCE(target->ch[i].connected))
 				continue;
 			shost_printk(KERN_WARNING, target->shost,
@@ -356,7 +359,7 @@ static void srp_ch_teardown(struct srp_channel *ch)
  * down the channels that failed on their own (srp_ch_failed()), then logs
  * in every channel that is down, with MULTICHAN_MULTI so the live ones
  * stay; those that cannot log in are retried after reconnect_delay. If no
- * channel is left, the whole rport is recovered instead. Runs under the
+ * interrupt-driven channel is left, the whole rport is recovered instead. Runs under the
  * rport mutex so that it never overlaps a reconnect.
  */
 static void srp_ch_retry_work(struct work_struct *work)
@@ -377,7 +380,7 @@ static void srp_ch_retry_work(struct work_struct *work)
 
 		if (!READ_ONCE(ch->connected) && ch->qp)
 			srp_ch_teardown(ch);
-		if (READ_ONCE(ch->connected))
+		if (READ_ONCE(ch->connected) && !ch->polled)
 			up++;
 	}
 	if (!up) {

@@ -8,7 +8,7 @@
  *  srp_target   one per successful add_target: a SCSI host, an rport and
  *               ch_count channels.
  *  srp_channel  one RC connection: QP, CQ, IU rings, credits; serves one
- *               blk-mq hardware queue.
+ *               blk-mq hardware queue, interrupt-driven or polled.
  *  srp_request  per-command private data (scsi_cmd_priv()).
  *
  * Copyright (c) 2026 The rdma-initiators authors.
@@ -139,9 +139,17 @@ struct srp_keepalive {
  *               QP in the error state ends them all; the device's
  *               global-rkey PD (&srp_device.pd) when there is one
  * @qp:          the RC queue pair
- * @cq:          receive completion queue from the CQ pool (softirq)
+ * @polled:      the channel serves a polled hardware queue (poll_queues):
+ *               its one CQ, @cq, is reaped by srp_ch_poll() only; constant
+ *               from srp_ch_init()
+ * @poll_lock:   protects @cq of a polled channel against its release
+ *               while srp_ch_poll() reaps it
+ * @cq:          receive completion queue from the CQ pool (softirq); of a
+ *               polled channel, its CQ for sends and receives
+ *               (IB_POLL_DIRECT)
  * @cq_size:     entries requested for @cq
- * @send_cq:     send completion queue of the channel's own (softirq)
+ * @send_cq:     send completion queue of the channel's own (softirq); NULL
+ *               on a polled channel
  * @lock:        protects @free_tx, @req_lim, @connected and @login
  * @free_tx:     send IUs not in use
  * @req_lim:     credits granted by the target and not yet used
@@ -180,6 +188,8 @@ struct srp_channel {
 	struct sa_path_rec	path;
 	struct ib_pd		*pd;
 	struct ib_qp		*qp;
+	bool			polled;
+	spinlock_t		poll_lock;	/* @cq of a polled channel */
 	struct ib_cq		*cq;
 	unsigned int		cq_size;
 	struct ib_cq		*send_cq;
@@ -273,8 +283,12 @@ enum srp_target_state {
  *               another). Taken before a channel's &srp_channel.tmf_mutex.
  * @inv_wait:    error handlers wait here for commands whose MRs are being
  *               invalidated (srp_wait_completing())
- * @ch:          channels, @ch_count of them
- * @ch_count:    channels in use
+ * @ch:          channels, @ch_count of them: the interrupt-driven ones
+ *               first (HCTX_TYPE_DEFAULT), then the @poll_count polled
+ *               ones (HCTX_TYPE_POLL); each is the hardware queue of its
+ *               index
+ * @ch_count:    channels in use, polled ones included
+ * @poll_count:  polled channels among them (the poll_queues option)
  * @queue_size:  send IUs per channel (can_queue + RSP + TMF slots)
  * @cmd_sg_cnt:  descriptors that fit in an SRP_CMD
  * @max_desc:    descriptors one command may need; above @cmd_sg_cnt only
@@ -317,6 +331,7 @@ struct srp_target {
 
 	struct srp_channel	*ch;
 	unsigned int		ch_count;
+	unsigned int		poll_count;
 	unsigned int		queue_size;
 	unsigned int		cmd_sg_cnt;
 	unsigned int		max_desc;
@@ -373,6 +388,12 @@ struct srp_request {
 static inline struct srp_target *host_to_target(struct Scsi_Host *shost)
 {
 	return (struct srp_target *)shost->hostdata;
+}
+
+/* Interrupt-driven channels of @target: &srp_target.ch[0] up to this. */
+static inline unsigned int srp_irq_ch_count(const struct srp_target *target)
+{
+	return target->ch_count - target->poll_count;
 }
 
 #endif /* IB_SRP_SRP_H */

@@ -27,6 +27,7 @@ static void srp_ch_stats_show(struct seq_file *m, struct rdi_stats *stats)
 	seq_printf(m, "req_lim %d\n", READ_ONCE(ch->req_lim));
 	seq_printf(m, "zero_req_lim %d\n", atomic_read(&ch->zero_req_lim));
 	seq_printf(m, "connected %d\n", READ_ONCE(ch->connected));
+	seq_printf(m, "polled %d\n", ch->polled);
 	seq_printf(m, "comp_vector %d\n", ch->comp_vector);
 	seq_printf(m, "imm_data %d\n", ch->use_imm_data);
 	seq_printf(m, "max_imm_data %u\n", ch->max_imm_data);

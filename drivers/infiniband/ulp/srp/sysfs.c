@@ -6,7 +6,9 @@
  * admin scripts parse: 64-bit identifiers as 0x%016llx, GIDs in full IPv6
  * notation, IB-CM-only attributes -ENOENT on RDMA/CM logins. The extra
  * attribute "stats" sums the per-channel counters; writing to it resets
- * them.
+ * them. "poll_queues" is the number of polled channels, which "ch_count"
+ * (the interrupt-driven ones, as the in-tree driver has only those) leaves
+ * out.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -165,12 +167,20 @@ static ssize_t local_ib_device_show(struct device *dev,
 }
 static DEVICE_ATTR_RO(local_ib_device);
 
+/* The channels ch_count asked for: the polled ones are poll_queues. */
 static ssize_t ch_count_show(struct device *dev, struct device_attribute *attr,
 			     char *buf)
 {
-	return sysfs_emit(buf, "%d\n", dev_to_target(dev)->ch_count);
+	return sysfs_emit(buf, "%u\n", srp_irq_ch_count(dev_to_target(dev)));
 }
 static DEVICE_ATTR_RO(ch_count);
+
+static ssize_t poll_queues_show(struct device *dev,
+				struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", dev_to_target(dev)->poll_count);
+}
+static DEVICE_ATTR_RO(poll_queues);
 
 static ssize_t comp_vector_show(struct device *dev,
 				struct device_attribute *attr, char *buf)
@@ -267,6 +277,7 @@ static struct attribute *srp_host_attrs[] = {
 	&dev_attr_local_ib_port.attr,
 	&dev_attr_local_ib_device.attr,
 	&dev_attr_ch_count.attr,
+	&dev_attr_poll_queues.attr,
 	&dev_attr_comp_vector.attr,
 	&dev_attr_tl_retry_count.attr,
 	&dev_attr_cmd_sg_entries.attr,

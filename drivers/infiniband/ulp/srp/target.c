@@ -22,6 +22,7 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/cpumask.h>
+#include <linux/blk-mq.h>
 #include <rdma/ib_cache.h>
 #include <scsi/scsi_device.h>
 #include <scsi/scsi_transport_srp.h>
@@ -113,6 +114,29 @@ static int srp_target_alloc(struct scsi_target *starget)
 	return 0;
 }
 
+/*
+ * The hardware queues: the interrupt-driven channels serve the default map
+ * and, as there are no read queues of their own, reads; the polled channels
+ * the poll map, after them.
+ */
+static void srp_map_queues(struct Scsi_Host *shost)
+{
+	struct srp_target *target = host_to_target(shost);
+	struct blk_mq_queue_map *map = shost->tag_set.map;
+
+	if (shost->tag_set.nr_maps == 1) {
+		blk_mq_map_queues(&map[HCTX_TYPE_DEFAULT]);
+		return;
+	}
+	map[HCTX_TYPE_DEFAULT].nr_queues = srp_irq_ch_count(target);
+	map[HCTX_TYPE_DEFAULT].queue_offset = 0;
+	blk_mq_map_queues(&map[HCTX_TYPE_DEFAULT]);
+	map[HCTX_TYPE_READ].nr_queues = 0;
+	map[HCTX_TYPE_POLL].nr_queues = target->poll_count;
+	map[HCTX_TYPE_POLL].queue_offset = srp_irq_ch_count(target);
+	blk_mq_map_queues(&map[HCTX_TYPE_POLL]);
+}
+
 static int srp_change_queue_depth(struct scsi_device *sdev, int depth)
 {
 	if (!sdev->tagged_supported)
@@ -129,6 +153,8 @@ static struct scsi_host_template srp_template = {
 	.init_cmd_priv		= srp_init_cmd_priv,
 	.exit_cmd_priv		= srp_exit_cmd_priv,
 	.queuecommand		= srp_queuecommand,
+	.map_queues		= srp_map_queues,
+	.mq_poll		= srp_mq_poll,
 	.change_queue_depth	= srp_change_queue_depth,
 	.eh_timed_out		= srp_timed_out,
 	.eh_abort_handler	= srp_eh_abort,
@@ -193,6 +219,38 @@ static unsigned int srp_pick_ch_count(struct srp_device *sdev,
 }
 
 /*
+ * Polled channels for a login: the poll_queues key, at most one per online
+ * CPU (blk-mq would leave the others unused). Each has one CQ for its sends
+ * and receives, which must fit the device.
+ */
+static int srp_pick_poll_count(struct srp_target *target)
+{
+	struct srp_host *host = target->host;
+	struct ib_device *dev = host->sdev->ib_dev;
+	unsigned int n = target->opts.poll_queues;
+	u64 cqe;
+
+	if (!n)
+		return 0;
+	cqe = srp_send_wrs(target->queue_size, target->mr_per_cmd) +
+	      srp_recv_wrs(target->queue_size);
+	if (cqe > dev->attrs.max_cqe) {
+		dev_warn(&host->dev,
+			 "poll_queues=%u: a polled channel's CQ needs %llu entries at queue_size=%u; %s allows %d per CQ\n",
+			 n, cqe, target->opts.queue_size, dev_name(&dev->dev),
+			 dev->attrs.max_cqe);
+		return -EINVAL;
+	}
+	if (n > num_online_cpus()) {
+		dev_info(&host->dev,
+			 "poll_queues=%u: using %u, one per online CPU\n", n,
+			 num_online_cpus());
+		n = num_online_cpus();
+	}
+	return n;
+}
+
+/*
  * Size the SCSI host for the mapping ladder of data.c. With fast
  * registration and no SG_GAPS MRs, a virt boundary keeps every request free
  * of holes, so a request of P pages needs ceil(P / max_pages_per_mr) MRs.
@@ -253,9 +311,15 @@ static void srp_target_size(struct srp_target *target)
 	shost->cmd_per_lun = min(o->max_cmd_per_lun, o->queue_size);
 	shost->max_sectors = max_sect;
 	shost->sg_tablesize = sg_tablesize;
-	shost->nr_hw_queues = target->ch_count;
 	shost->transportt = srp_transport;
 	shost->unique_id = shost->host_no;
+}
+
+/* One hardware queue per channel; the polled ones in a map of their own. */
+static void srp_target_size_queues(struct srp_target *target)
+{
+	target->shost->nr_hw_queues = target->ch_count;
+	target->shost->nr_maps = target->poll_count ? HCTX_MAX_TYPES : 1;
 }
 
 /*
@@ -289,28 +353,79 @@ static void srp_target_size_direct(struct srp_target *target)
 		     shost->max_sectors, shost->sg_tablesize);
 }
 
+/* Release every channel of a disconnected target, and the array. */
+static void srp_target_free_channels(struct srp_target *target)
+{
+	unsigned int i;
+
+	if (!target->ch)
+		return;
+	for (i = 0; i < target->ch_count; i++) {
+		srp_ch_release(&target->ch[i]);
+		rdi_stats_free(&target->ch[i].stats);
+	}
+	kfree(target->ch);
+	target->ch = NULL;
+}
+
+/*
+ * Log in the @target->poll_count polled channels after the @nirq
+ * interrupt-driven ones that are logged in. Each one was asked for, so
+ * unlike those, every one must log in: a target that takes fewer channels
+ * fails the login, with what to ask for instead.
+ */
+static int srp_target_connect_polled(struct srp_target *target,
+				     unsigned int nirq)
+{
+	unsigned int i, idx;
+	int ret;
+
+	for (i = 0; i < target->poll_count; i++) {
+		idx = nirq + i;
+		ret = srp_ch_init(target, idx, true);
+		if (!ret)
+			ret = srp_ch_login(&target->ch[idx], true,
+					   msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS));
+		if (!ret)
+			continue;
+		rdi_stats_free(&target->ch[idx].stats);
+		shost_printk(KERN_ERR, target->shost,
+			     "poll_queues=%u: polled channel %u did not log in (%d) with %u channels of this login up; if the target takes no more, ask for fewer poll_queues or a lower ch_count\n",
+			     target->poll_count, idx, ret, idx);
+		target->ch_count = idx;
+		srp_target_disconnect(target);
+		srp_target_free_channels(target);
+		target->ch_count = 0;
+		return ret;
+	}
+	return 0;
+}
+
 /**
  * srp_target_connect() - create and log in the channels of a new target
  * @target: target sized by srp_target_size()
  *
- * Channel 0 must log in; if a later one fails the target keeps the
- * channels before it and @target->ch_count shrinks accordingly. A target
- * that accepts only direct descriptors gets a host sized for one
- * descriptor per command (srp_target_size_direct()), decided on channel
- * 0's login response; every later login is checked against that size.
+ * Channel 0 must log in; if a later interrupt-driven one fails the target
+ * keeps the channels before it and @target->ch_count shrinks accordingly;
+ * the polled channels follow them and must all log in
+ * (srp_target_connect_polled()). A target that accepts only direct
+ * descriptors gets a host sized for one descriptor per command
+ * (srp_target_size_direct()), decided on channel 0's login response; every
+ * later login is checked against that size.
  * Return: 0 or a negative errno; on error no channel remains.
  */
 static int srp_target_connect(struct srp_target *target)
 {
-	unsigned int i, want = target->ch_count;
+	unsigned int i, want = srp_irq_ch_count(target);
 	int ret;
 
-	target->ch = kcalloc(want, sizeof(*target->ch), GFP_KERNEL);
+	target->ch = kcalloc(target->ch_count, sizeof(*target->ch),
+			     GFP_KERNEL);
 	if (!target->ch)
 		return -ENOMEM;
 
 	for (i = 0; i < want; i++) {
-		ret = srp_ch_init(target, i);
+		ret = srp_ch_init(target, i, false);
 		if (!ret)
 			ret = srp_ch_login(&target->ch[i], i > 0,
 					   msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS));
@@ -328,8 +443,11 @@ static int srp_target_connect(struct srp_target *target)
 			     i, want, i, ret, i);
 		break;
 	}
-	target->ch_count = i;
-	target->shost->nr_hw_queues = i;
+	target->ch_count = i + target->poll_count;
+	ret = srp_target_connect_polled(target, i);
+	if (ret)
+		return ret;
+	target->shost->nr_hw_queues = target->ch_count;
 	return 0;
 
 err_free:
@@ -337,21 +455,6 @@ err_free:
 	target->ch = NULL;
 	target->ch_count = 0;
 	return ret;
-}
-
-/* Release every channel of a disconnected target, and the array. */
-static void srp_target_free_channels(struct srp_target *target)
-{
-	unsigned int i;
-
-	if (!target->ch)
-		return;
-	for (i = 0; i < target->ch_count; i++) {
-		srp_ch_release(&target->ch[i]);
-		rdi_stats_free(&target->ch[i].stats);
-	}
-	kfree(target->ch);
-	target->ch = NULL;
 }
 
 /*
@@ -514,6 +617,12 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 	}
 	target->ch_count = srp_pick_ch_count(sdev, opts);
 	srp_target_size(target);
+	ret = srp_pick_poll_count(target);
+	if (ret < 0)
+		goto err_put_host;
+	target->poll_count = ret;
+	target->ch_count += target->poll_count;
+	srp_target_size_queues(target);
 	if (srp_check_queue(target->queue_size, target->mr_per_cmd,
 			    sdev->ib_dev->attrs.max_qp_wr,
 			    sdev->ib_dev->attrs.max_cqe)) {
@@ -571,9 +680,9 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 	}
 
 	shost_printk(KERN_INFO, target->shost,
-		     "logged in to id_ext=%016llx ioc_guid=%016llx via %s port %u: %u channels, %u LUNs\n",
+		     "logged in to id_ext=%016llx ioc_guid=%016llx via %s port %u: %u channels (%u polled), %u LUNs\n",
 		     opts->id_ext, opts->ioc_guid, dev_name(&sdev->ib_dev->dev),
-		     host->port, target->ch_count,
+		     host->port, target->ch_count, target->poll_count,
 		     srp_count_luns(target->shost));
 	mutex_unlock(&host->add_mutex);
 	return 0;

@@ -67,6 +67,8 @@ static const struct srp_opt_desc srp_opt_descs[SRP_OPT_NR] = {
 	[SRP_OPT_MAX_IT_IU_SIZE]   = { "max_it_iu_size", SRP_T_INT, 0, INT_MAX },
 	[SRP_OPT_CH_COUNT]	   = { "ch_count", SRP_T_INT, 1, INT_MAX },
 	[SRP_OPT_KEEPALIVE]	   = { "keepalive", SRP_T_INT, 0, SRP_MAX_KEEPALIVE },
+	[SRP_OPT_POLL_QUEUES]	   = { "poll_queues", SRP_T_INT, 0,
+				       SRP_MAX_POLL_QUEUES },
 };
 
 /* State of one parse: where the reason for a failure goes. */
@@ -307,6 +309,9 @@ static void srp_opt_store(struct srp_target_opts *o, enum srp_opt opt, u64 v)
 		break;
 	case SRP_OPT_KEEPALIVE:
 		o->keepalive = v;
+		break;
+	case SRP_OPT_POLL_QUEUES:
+		o->poll_queues = v;
 		break;
 	default:
 		break;

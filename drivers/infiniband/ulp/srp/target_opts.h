@@ -61,6 +61,8 @@ struct net;
  * @SRP_OPT_MAX_IT_IU_SIZE:	cap on the requested IT IU length (0..INT_MAX)
  * @SRP_OPT_CH_COUNT:		RDMA channels for this login (1..INT_MAX)
  * @SRP_OPT_KEEPALIVE:		keep-alive period in seconds, 0 = off (0..3600)
+ * @SRP_OPT_POLL_QUEUES:	polled hardware queues, each on a channel of its
+ *				own (0..SRP_MAX_POLL_QUEUES)
  * @SRP_OPT_NR:			number of keys
  */
 enum srp_opt {
@@ -85,6 +87,7 @@ enum srp_opt {
 	SRP_OPT_MAX_IT_IU_SIZE,
 	SRP_OPT_CH_COUNT,
 	SRP_OPT_KEEPALIVE,
+	SRP_OPT_POLL_QUEUES,
 	SRP_OPT_NR
 };
 
@@ -99,6 +102,13 @@ enum srp_opt {
 
 /* Longest keep-alive period accepted, in seconds. */
 #define SRP_MAX_KEEPALIVE	3600
+
+/*
+ * Most poll queues a login may ask for: a bound on the input only, as the
+ * driver also caps them at the online CPUs (one poll queue each is all
+ * blk-mq can use).
+ */
+#define SRP_MAX_POLL_QUEUES	1024
 
 /* Size of the reason buffer callers should pass to srp_parse_target_opts(). */
 #define SRP_OPTS_WHY_LEN	128
@@ -126,6 +136,7 @@ enum srp_opt {
  * @max_it_iu_size:	see enum srp_opt
  * @ch_count:		see enum srp_opt
  * @keepalive:		see enum srp_opt
+ * @poll_queues:	see enum srp_opt
  * @dest:		AF_INET or AF_INET6 address with a non-zero port
  * @src:		AF_INET or AF_INET6 address, port zero when not given
  */
@@ -150,6 +161,7 @@ struct srp_target_opts {
 	u32			max_it_iu_size;
 	u32			ch_count;
 	u32			keepalive;
+	u32			poll_queues;
 	struct sockaddr_storage	dest;
 	struct sockaddr_storage	src;
 };

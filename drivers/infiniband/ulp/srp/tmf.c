@@ -30,7 +30,8 @@ static atomic64_t srp_tmf_seq = ATOMIC64_INIT(0);
  * @func:     SRP_TMF_*
  *
  * Waits for the response, or until the channel goes down
- * (srp_ch_mark_down() ends the wait with -ENOTCONN). A channel that leaves
+ * (srp_ch_mark_down() ends the wait with -ENOTCONN); on a polled channel
+ * the wait reaps its CQ, where the response arrives (srp_ch_wait()). A channel that leaves
  * the function unanswered is marked down and the whole rport recovered
  * (&srp_ch_ops.lost).
  *
@@ -81,8 +82,8 @@ int srp_send_tmf(struct srp_channel *ch, u64 task_tag, u64 lun, u8 func)
 		srp_put_tx_iu(ch, iu);
 		ret = -EIO;
 	} else {
-		wait_for_completion_timeout(&ch->tmf_done,
-					    msecs_to_jiffies(SRP_TMF_TIMEOUT_MS));
+		srp_ch_wait(ch, &ch->tmf_done,
+			    msecs_to_jiffies(SRP_TMF_TIMEOUT_MS));
 	}
 	spin_lock_irq(&ch->lock);
 	if (!ret)
