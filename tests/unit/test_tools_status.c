@@ -61,6 +61,7 @@ static void build_tree(void)
 	put("devices/host3/scsi_host/host3/req_lim", "62\n");
 	put("devices/host3/scsi_host/host3/zero_req_lim", "0\n");
 	put("devices/host3/scsi_host/host3/ch_count", "2\n");
+	put("devices/host3/scsi_host/host3/poll_queues", "3\n");
 	put("devices/host3/scsi_host/host3/allow_ext_sg", "false\n");
 	put("devices/host3/scsi_host/host3/can_queue", "64\n");
 	put("devices/host3/scsi_host/host3/host_busy", "0\n");
@@ -134,6 +135,7 @@ RDI_TEST(status_srp_login_from_sysfs)
 	EXPECT(!strcmp(s->ibdev, "rxe0"));
 	EXPECT_EQ(s->port, 1);
 	EXPECT_EQ(s->ch_count, 2);
+	EXPECT_EQ(s->poll_queues, 3);
 	EXPECT_EQ(s->req_lim, 62);
 	EXPECT_EQ(s->comp_vector, RDI_JSON_NONE);
 	EXPECT_EQ(s->dgid[0], '\0');
@@ -220,6 +222,10 @@ RDI_TEST(status_table_destination_column)
 	EXPECT(column_of(buf, "HOST ", "STATE") > 0);
 	EXPECT_EQ(column_of(buf, "HOST ", "STATE"),
 		  column_of(buf, "host3 ", "running"));
+	/* POLL between CH and REQ_LIM, right-aligned like them */
+	EXPECT(column_of(buf, "HOST ", "POLL") > 0);
+	EXPECT_EQ(column_of(buf, "HOST ", "POLL"),
+		  column_of(buf, "host3 ", "   3      62"));
 	free(buf);
 
 	buf = NULL;
@@ -227,6 +233,7 @@ RDI_TEST(status_table_destination_column)
 	print_json(st, f);
 	fclose(f);
 	EXPECT(strstr(buf, "\"dest\": \"" DEST_LL "\""));
+	EXPECT(strstr(buf, "\"poll_queues\": 3"));
 	remove_tree();
 	free(buf);
 	free(st);
@@ -243,6 +250,7 @@ RDI_TEST(status_json_nulls_and_escaping)
 	st->srp[0].h.host = 7;
 	st->srp[0].req_lim = RDI_JSON_NONE;
 	st->srp[0].keepalive = RDI_JSON_NONE;	/* in-tree ib_srp */
+	st->srp[0].poll_queues = RDI_JSON_NONE;
 	strcpy(st->srp[0].id_ext, "a\"b\\c\n");
 	print_json(st, f);
 	fclose(f);
@@ -253,6 +261,7 @@ RDI_TEST(status_json_nulls_and_escaping)
 	EXPECT(strstr(buf, "\"dest\": null"));
 	EXPECT(strstr(buf, "\"keepalive\": null"));
 	EXPECT(strstr(buf, "\"keepalive_state\": null"));
+	EXPECT(strstr(buf, "\"poll_queues\": null"));
 	EXPECT(strstr(buf, "\"id_ext\": \"a\\\"b\\\\c\\n\""));
 	EXPECT(strstr(buf, "\"luns\": []"));
 	EXPECT(strstr(buf, "\"rport\": null"));

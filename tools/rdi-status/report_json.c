@@ -56,6 +56,7 @@ static void srp_json(struct json *j, const struct srp_host *s)
 	str_or_null(j, "local_ib_device", s->ibdev);
 	json_int(j, "local_ib_port", s->port);
 	json_int(j, "ch_count", s->ch_count);
+	json_int(j, "poll_queues", s->poll_queues);
 	json_int(j, "comp_vector", s->comp_vector);
 	json_int(j, "req_lim", s->req_lim);
 	json_int(j, "zero_req_lim", s->zero_req_lim);

@@ -117,9 +117,9 @@ static void print_srp(FILE *f, const struct status *st, bool verbose)
 	if (!st->nsrp)
 		return;
 	dw = srp_destination_width(st);
-	fprintf(f, "%-7s %-10s %-18s %-18s %-*s %-10s %3s %7s %-10s %s\n",
+	fprintf(f, "%-7s %-10s %-18s %-18s %-*s %-10s %3s %4s %7s %-10s %s\n",
 		"HOST", "LOCAL", "ID_EXT", "IOC_GUID", dw, "DESTINATION", "STATE",
-		"CH", "REQ_LIM", "KEEPALIVE", "LUNS");
+		"CH", "POLL", "REQ_LIM", "KEEPALIVE", "LUNS");
 	for (i = 0; i < st->nsrp; i++) {
 		s = &st->srp[i];
 		snprintf(local, sizeof(local), "%s:%lld", or_dash(s->ibdev),
@@ -128,6 +128,7 @@ static void print_srp(FILE *f, const struct status *st, bool verbose)
 			local, or_dash(s->id_ext), or_dash(s->ioc_guid), dw,
 			srp_destination(s), or_dash(s->rport_state));
 		print_num(f, 3, s->ch_count);
+		print_num(f, 4, s->poll_queues);
 		print_num(f, 7, s->req_lim);
 		srp_keepalive(s, ka, sizeof(ka));
 		fprintf(f, " %-10s", ka);

@@ -65,6 +65,8 @@ static int add_host(const char *path, const char *name, void *arg)
 	read_num_attr(path, "keepalive", &s->keepalive);
 	read_str_attr(path, "keepalive_state", s->keepalive_state,
 		      sizeof(s->keepalive_state));
+	/* ours only: the in-tree ib_srp has no poll queues */
+	read_num_attr(path, "poll_queues", &s->poll_queues);
 	read_rport(s);
 	return 0;
 }

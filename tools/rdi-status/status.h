@@ -62,6 +62,7 @@ struct srp_host {
 	long long req_lim;
 	long long zero_req_lim;
 	long long ch_count;
+	long long poll_queues;		/* polled channels; RDI_JSON_NONE: no such attribute */
 	long long comp_vector;
 	long long tl_retry_count;
 	long long cmd_sg_entries;
