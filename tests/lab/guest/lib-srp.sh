@@ -89,3 +89,50 @@ srp_acl_v6() {
 	done
 	return 0
 }
+
+# A LUN whose backing device a scenario can stall (srp_tmf, srp_poll).
+SRP_SLOW_DM=srptmf
+SRP_SLOW_LUN=9
+SRP_SLOW_BS=$CFS/core/iblock_9/srptmf
+
+# srp_slow_up: LUN $SRP_SLOW_LUN on rxe0's target port, backed by LIO iblock on
+# a dm linear map over /dev/ram0 that the scenario can suspend.
+srp_slow_up() {
+	local port tpg
+	modprobe brd rd_nr=1 rd_size=65536 || return 1
+	lab_wait 10 test -b /dev/ram0 || return 1
+	dmsetup create $SRP_SLOW_DM --table \
+		"0 $(blockdev --getsz /dev/ram0) linear /dev/ram0 0" || return 1
+	mkdir -p $SRP_SLOW_BS || return 1
+	echo udev_path=/dev/mapper/$SRP_SLOW_DM > $SRP_SLOW_BS/control
+	echo 1 > $SRP_SLOW_BS/enable || return 1
+	printf '%02x%02x%028x\n' 3 9 0 > $SRP_SLOW_BS/wwn/vpd_unit_serial
+	port=$(_lab_rxe_guid_name $RXE0)
+	tpg=$CFS/srpt/$port/$port
+	mkdir -p $tpg/lun/lun_$SRP_SLOW_LUN $tpg/acls/$IP0/lun_$SRP_SLOW_LUN || return 1
+	ln -s $SRP_SLOW_BS $tpg/lun/lun_$SRP_SLOW_LUN/srptmf || return 1
+	ln -s $tpg/lun/lun_$SRP_SLOW_LUN $tpg/acls/$IP0/lun_$SRP_SLOW_LUN/lun || return 1
+}
+
+srp_slow_down() {
+	local port tpg
+	port=$(_lab_rxe_guid_name $RXE0)
+	tpg=$CFS/srpt/$port/$port
+	dmsetup resume $SRP_SLOW_DM 2>/dev/null
+	rm -f $tpg/acls/$IP0/lun_$SRP_SLOW_LUN/lun
+	rmdir $tpg/acls/$IP0/lun_$SRP_SLOW_LUN 2>/dev/null
+	rm -f $tpg/lun/lun_$SRP_SLOW_LUN/srptmf
+	rmdir $tpg/lun/lun_$SRP_SLOW_LUN 2>/dev/null
+	rmdir $SRP_SLOW_BS $CFS/core/iblock_9 2>/dev/null
+	dmsetup remove $SRP_SLOW_DM || return 1
+	modprobe -r brd
+}
+
+# srp_lun_disk HOST LUN: the block device of LUN on HOST.
+srp_lun_disk() {
+	local b
+	for b in /sys/class/scsi_host/host$1/device/target*/$1:0:0:$2/block/*; do
+		[ -e "$b" ] && { echo "${b##*/}"; return 0; }
+	done
+	return 1
+}

@@ -26,52 +26,6 @@
 
 : "${TMF_RESET_SECS:=40}"
 : "${TMF_TIMEOUT_SECS:=40}"
-SLOW_DM=srptmf
-SLOW_LUN=9
-SLOW_BS=$CFS/core/iblock_9/srptmf
-
-# tmf_slow_up: LUN $SLOW_LUN on rxe0's target port, backed by LIO iblock on
-# a dm linear map over /dev/ram0 that the scenario can suspend.
-tmf_slow_up() {
-	local port tpg
-	modprobe brd rd_nr=1 rd_size=65536 || return 1
-	lab_wait 10 test -b /dev/ram0 || return 1
-	dmsetup create $SLOW_DM --table \
-		"0 $(blockdev --getsz /dev/ram0) linear /dev/ram0 0" || return 1
-	mkdir -p $SLOW_BS || return 1
-	echo udev_path=/dev/mapper/$SLOW_DM > $SLOW_BS/control
-	echo 1 > $SLOW_BS/enable || return 1
-	printf '%02x%02x%028x\n' 3 9 0 > $SLOW_BS/wwn/vpd_unit_serial
-	port=$(_lab_rxe_guid_name $RXE0)
-	tpg=$CFS/srpt/$port/$port
-	mkdir -p $tpg/lun/lun_$SLOW_LUN $tpg/acls/$IP0/lun_$SLOW_LUN || return 1
-	ln -s $SLOW_BS $tpg/lun/lun_$SLOW_LUN/srptmf || return 1
-	ln -s $tpg/lun/lun_$SLOW_LUN $tpg/acls/$IP0/lun_$SLOW_LUN/lun || return 1
-}
-
-tmf_slow_down() {
-	local port tpg
-	port=$(_lab_rxe_guid_name $RXE0)
-	tpg=$CFS/srpt/$port/$port
-	dmsetup resume $SLOW_DM 2>/dev/null
-	rm -f $tpg/acls/$IP0/lun_$SLOW_LUN/lun
-	rmdir $tpg/acls/$IP0/lun_$SLOW_LUN 2>/dev/null
-	rm -f $tpg/lun/lun_$SLOW_LUN/srptmf
-	rmdir $tpg/lun/lun_$SLOW_LUN 2>/dev/null
-	rmdir $SLOW_BS $CFS/core/iblock_9 2>/dev/null
-	dmsetup remove $SLOW_DM || return 1
-	modprobe -r brd
-}
-
-# tmf_lun_disk HOST LUN: the block device of LUN on HOST.
-tmf_lun_disk() {
-	local b
-	for b in /sys/class/scsi_host/host$1/device/target*/$1:0:0:$2/block/*; do
-		[ -e "$b" ] && { echo "${b##*/}"; return 0; }
-	done
-	return 1
-}
-
 lab_srpt_up 2
 # Raw disks only: no multipathd to hold them or to retry elsewhere.
 lab_multipathd_down
@@ -106,10 +60,10 @@ fi
 check "logout" srp_logout $h
 
 # --- 2. 1 s command timeout, backing device stalls ----------------------
-check "slow LUN (iblock on a suspendable dm map)" tmf_slow_up
+check "slow LUN (iblock on a suspendable dm map)" srp_slow_up
 h=$(lab_srp_login 0) && pass "login with the slow LUN" || fail "login with the slow LUN"
 srp_wait_disks $h 3
-s=$(tmf_lun_disk $h $SLOW_LUN)
+s=$(srp_lun_disk $h $SRP_SLOW_LUN)
 r=/sys/class/srp_remote_ports/port-$h:1
 check "slow LUN has a disk ($s)" test -n "$s"
 echo 1 > /sys/block/$s/device/timeout
@@ -123,7 +77,7 @@ sleep 3
 stalls=0 resets=0 rbad=0
 end=$((SECONDS + TMF_TIMEOUT_SECS))
 while [ $SECONDS -lt $end ] && kill -0 $fpid 2>/dev/null; do
-	dmsetup suspend --noflush $SLOW_DM
+	dmsetup suspend --noflush $SRP_SLOW_DM
 	# Every other stall a LUN reset too, which LIO answers only once the
 	# stalled commands are back from the backend.
 	rpid=
@@ -135,7 +89,7 @@ while [ $SECONDS -lt $end ] && kill -0 $fpid 2>/dev/null; do
 	else
 		sleep 2
 	fi
-	dmsetup resume $SLOW_DM
+	dmsetup resume $SRP_SLOW_DM
 	if [ -n "$rpid" ]; then
 		wait $rpid || rbad=$((rbad + 1))
 		resets=$((resets + 1))
@@ -179,7 +133,7 @@ echo 30 > /sys/block/$s/device/timeout
 check "the slow LUN works afterwards" lab_fio_verify $s --size=8m
 check "logout after the timeouts" srp_logout $h
 check "rport port-$h:1 gone" test ! -e $r
-check "slow LUN removed" tmf_slow_down
+check "slow LUN removed" srp_slow_down
 
 # --- 3. run-time module parameters and rport timeouts -------------------
 mp=/sys/module/ib_srp/parameters
