@@ -22,6 +22,9 @@ BENCH_RAW=$LAB_OUT/fio
 BENCH_CMD_OUT=$BENCH_RAW/cmd.out
 BENCH_NQN=nqn.2026-11.org.example.rdma-initiators:bench
 BENCH_NVME_PORT=4420
+# Poll queues of the -poll rows (srp-ours-poll: poll_queues, nvmeof-poll:
+# nr_poll_queues): one per vCPU.
+BENCH_POLL_QUEUES=2
 BENCH_SIZE_MIB=256		# = lab_srpt_up's and lab_iser_target_up's rd_mcp LUNs
 BENCH_LOOP_WWN=naa.5001405bec000001
 BENCH_LOOP_INIT=naa.5001405bec000002
@@ -201,12 +204,13 @@ bench_hosts_named() {
 	done
 }
 
-# bench_srp_add N: N RDMA/CM logins on path 0, told apart by initiator_ext.
+# bench_srp_add N [OPTS]: N RDMA/CM logins on path 0, told apart by
+# initiator_ext, with OPTS appended to each add_target string.
 bench_srp_add() {
 	local g i
 	g=$(srpt_guid)
 	for ((i = 1; i <= $1; i++)); do
-		echo "id_ext=$g,ioc_guid=$g,dest=$IP0:$SRP_PORT,initiator_ext=$(printf %x "$i")" \
+		echo "id_ext=$g,ioc_guid=$g,dest=$IP0:$SRP_PORT,initiator_ext=$(printf %x "$i")${2:+,$2}" \
 			> /sys/class/infiniband_srp/srp-$RXE0-1/add_target || return 1
 	done
 }
@@ -226,9 +230,10 @@ bench_srp_logout() {
 	lab_wait 120 bench_empty lab_srp_hosts
 }
 
+# srp_up ours|intree [OPTS]: one login, OPTS appended to its add_target string.
 srp_up() {
 	bench_mod_load ib_srp "$1" || return 1
-	bench_run_for 90 bench_srp_add 1
+	bench_run_for 90 bench_srp_add 1 "${2:-}"
 	case $? in
 	0) ;;
 	124) why="login hung"; return 2 ;;
@@ -309,12 +314,13 @@ bench_nvme_ctrls() {
 	done
 }
 
-# bench_nvme_connect N: N controllers, straight through /dev/nvme-fabrics
-# (bookworm's nvme-cli refuses a second one as "already connected").
+# bench_nvme_connect N [OPTS]: N controllers, straight through
+# /dev/nvme-fabrics (bookworm's nvme-cli refuses a second one as "already
+# connected"), OPTS appended to each connect string.
 bench_nvme_connect() {
 	local i
 	for ((i = 0; i < $1; i++)); do
-		echo "transport=rdma,traddr=$IP0,trsvcid=$BENCH_NVME_PORT,nqn=$BENCH_NQN,duplicate_connect" \
+		echo "transport=rdma,traddr=$IP0,trsvcid=$BENCH_NVME_PORT,nqn=$BENCH_NQN,duplicate_connect${2:+,$2}" \
 			> /dev/nvme-fabrics || return 1
 	done
 }
@@ -327,9 +333,10 @@ bench_nvme_disconnect() {
 	lab_wait 60 bench_empty bench_nvme_ctrls
 }
 
+# nvme_up [OPTS]: one controller, OPTS appended to its connect string.
 nvme_up() {
 	[ -e /sys/kernel/config/nvmet/ports/1/subsystems/$BENCH_NQN ] || { why="nvmet target not set up"; return 1; }
-	bench_run_for 90 bench_nvme_connect 1
+	bench_run_for 90 bench_nvme_connect 1 "${1:-}"
 	case $? in
 	0) ;;
 	124) why="connect hung"; return 2 ;;
@@ -364,10 +371,12 @@ bench_row_up() {
 	dev=
 	case $1 in
 	srp-ours) srp_up ours ;;
+	srp-ours-poll) srp_up ours "poll_queues=$BENCH_POLL_QUEUES" ;;
 	srp-intree) srp_up intree ;;
 	iser-ours) iser_up ours ;;
 	iser-intree) iser_up intree ;;
 	nvmeof) nvme_up ;;
+	nvmeof-poll) nvme_up "nr_poll_queues=$BENCH_POLL_QUEUES" ;;
 	local) local_up ;;
 	loop) loop_up ;;
 	*) why="unknown row"; return 1 ;;
@@ -379,7 +388,7 @@ bench_row_down() {
 	case $1 in
 	srp-*) srp_down ;;
 	iser-*) iser_down ;;
-	nvmeof) nvme_down ;;
+	nvmeof*) nvme_down ;;
 	*) true ;;
 	esac
 }
@@ -396,17 +405,20 @@ bench_sample() {
 	     END { print t, i, s }' /proc/stat
 }
 
-# bench_fio ROW REP JOB RW BS NUMJOBS IODEPTH: one fio run on $dev; prints
-# one fio record, or n/a. CPU is sampled in the middle of the run (after the
+# bench_fio ROW REP JOB RW BS NUMJOBS IODEPTH [ENGINE]: one fio run on $dev
+# (ENGINE hipri: io_uring polled I/O, else libaio); prints one fio record,
+# or n/a. CPU is sampled in the middle of the run (after the
 # ramp, half a second short of the end) and divided by the I/Os fio counted
 # at its mean rate over that window.
 bench_fio() {
-	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 out pid c1 c2 i1 i2 s1 s2 t1 t2 end dir=read rc
+	local row=$1 rep=$2 job=$3 rw=$4 bs=$5 nj=$6 qd=$7 engine=(--ioengine=libaio)
+	local out pid c1 c2 i1 i2 s1 s2 t1 t2 end dir=read rc
 	out=$BENCH_RAW/$row.$job.$rep.json
 	case $rw in *write) dir="write" ;; esac
+	[ "${8:-}" = hipri ] && engine=(--ioengine=io_uring --hipri)
 	[ "${PROFILE:-0}" = 1 ] && bench_count_start "$out.events"
 	bench_count_ctl enable
-	fio --name="$job" --filename="$dev" --direct=1 --ioengine=libaio \
+	fio --name="$job" --filename="$dev" --direct=1 "${engine[@]}" \
 		--rw="$rw" --bs="$bs" --numjobs="$nj" --iodepth="$qd" \
 		--group_reporting --time_based --runtime="$RUNTIME" --ramp_time="$RAMP" \
 		--norandommap --randrepeat=0 --lat_percentiles=1 --percentile_list=50:99 \
@@ -537,12 +549,12 @@ bench_count_stop() {
 
 # bench_jobs ROW REP: every job of $JOBS on the row's device.
 bench_jobs() {
-	local row=$1 rep=$2 name rw bs nj qd rest
+	local row=$1 rep=$2 name rw bs nj qd engine
 	for name in $JOBS; do
-		read -r _ rw bs nj qd rest < <(awk -v n="$name" '$1 == n' /lab/bench.jobs)
+		read -r _ rw bs nj qd _ _ engine < <(awk -v n="$name" '$1 == n' /lab/bench.jobs)
 		[ -n "$rw" ] || { bench_na "$row" "$rep" "$name" "unknown job"; continue; }
 		lab_note "$row rep $rep: $name on $dev"
-		bench_fio "$row" "$rep" "$name" "$rw" "$bs" "$nj" "$qd"
+		bench_fio "$row" "$rep" "$name" "$rw" "$bs" "$nj" "$qd" "$engine"
 		[ $? -eq 2 ] && { bench_kill_row "$row" "fio hung"; return 2; }
 	done
 }
@@ -741,7 +753,8 @@ for ((rep = 1; rep <= REPEATS; rep++)); do
 done
 for n in $LOGINS; do
 	for row in $(bench_order "$n"); do
-		case $row in srp-*|iser-*|nvmeof) ;; *) continue ;; esac
+		# Poll queues cost a login nothing worth its own rows.
+		case $row in *-poll) continue ;; srp-*|iser-*|nvmeof) ;; *) continue ;; esac
 		if r=$(bench_dead "$row"); then
 			bench_na "$row" 0 "login$n" "$(echo "$r" | tr _ ' ') earlier"
 			continue

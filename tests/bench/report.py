@@ -22,22 +22,31 @@ ROW_LABELS = {
     "local": "local brd",
     "loop": "LIO tcm_loop",
     "srp-ours": "SRP ours",
+    "srp-ours-poll": "SRP ours, poll queues",
     "srp-intree": "SRP in-tree",
     "iser-ours": "iSER ours",
     "iser-intree": "iSER in-tree",
     "nvmeof": "NVMe-oF RDMA",
+    "nvmeof-poll": "NVMe-oF RDMA, poll queues",
 }
 ROW_ORDER = list(ROW_LABELS)
-NETWORK_ROWS = ("srp-ours", "srp-intree", "iser-ours", "iser-intree", "nvmeof")
-PAIRS = (("srp", "srp-ours", "srp-intree"), ("iser", "iser-ours", "iser-intree"))
+NETWORK_ROWS = ("srp-ours", "srp-ours-poll", "srp-intree", "iser-ours", "iser-intree",
+                "nvmeof", "nvmeof-poll")
+# (key, row, the row it is divided by, column heading)
+PAIRS = (("srp", "srp-ours", "srp-intree", "SRP ours/in-tree"),
+         ("iser", "iser-ours", "iser-intree", "iSER ours/in-tree"),
+         ("srp-poll", "srp-ours-poll", "srp-ours", "SRP poll queues/none"),
+         ("srp-poll-intree", "srp-ours-poll", "srp-intree", "SRP poll queues/in-tree"))
 ROW_COLOURS = {
     "local": "#8c8c8c",
     "loop": "#bdbdbd",
     "srp-ours": "#1f5fa8",
+    "srp-ours-poll": "#0b3a6e",
     "srp-intree": "#8fb4e0",
     "iser-ours": "#2a8a3e",
     "iser-intree": "#9fd4a8",
     "nvmeof": "#d9822b",
+    "nvmeof-poll": "#a35a12",
 }
 SIZES = {"4k": 4096, "128k": 131072, "1m": 1048576}
 METRICS = ("iops", "bw_mib", "p50_us", "p99_us", "cpu_us_per_io", "intr_per_io",
@@ -224,7 +233,7 @@ def aggregate(recs, jobs):
             if reasons:
                 ent["na"] = reasons
             jr["rows"][row] = ent
-        for fam, ours, intree in PAIRS:
+        for fam, ours, intree, _ in PAIRS:
             a = jr["rows"].get(ours, {}).get("median", {}).get(metric)
             b = jr["rows"].get(intree, {}).get("median", {}).get(metric)
             jr["ratios"][fam] = a / b if a and b else None
@@ -369,15 +378,17 @@ def summary_md(agg, jobs, out):
     L.append("## Summary")
     L.append("")
     L.append("Headline metric per job (↑ higher is better, ↓ lower is better); "
-             "ours/in-tree is the plain ratio of the two medians, followed by a %d%% "
+             "ours/in-tree (and poll queues/none, poll queues/in-tree: SRP ours with "
+             "poll queues against ours without them and against in-tree) is the plain "
+             "ratio of the two medians, followed by a %d%% "
              "bootstrap interval of that ratio over the repeats (with %d or more of each) "
              "and the verdict it gives: ahead or behind when the interval excludes 1, "
              "level when it does not." % (BOOT_LEVEL * 100, MIN_REPS_FOR_CI))
     L.append("")
     pairs = [p for p in PAIRS if p[1] in rows and p[2] in rows]
     head = ["job", "metric"] + [ROW_LABELS.get(r, r) for r in rows]
-    for fam, _, _ in pairs:
-        head.append("%s ours/in-tree" % fam.upper().replace("ISER", "iSER"))
+    for _, _, _, label in pairs:
+        head.append(label)
     head.append("RDMA ceiling")
     trs = []
     for name, jr in agg["jobs"].items():
@@ -385,7 +396,7 @@ def summary_md(agg, jobs, out):
         metric, unit, up = HEADLINE[job["headline"]]
         tr = [name, unit + (" ↑" if up else " ↓")]
         tr += [cell(jr["rows"].get(r, {}), metric) for r in rows]
-        tr += [ratio_cell(jr, f) for f, _, _ in pairs]
+        tr += [ratio_cell(jr, f) for f, _, _, _ in pairs]
         tr.append(fmt(jr["ceiling"], metric) if jr["ceiling"] else "–")
         trs.append(tr)
     L += md_table(head, trs)
