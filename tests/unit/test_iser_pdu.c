@@ -146,6 +146,45 @@ RDI_TEST(rx_parse_bad)
 	EXPECT_EQ(iser_rx_parse(buf, 76, &pdu), -EPROTO);
 }
 
+/*
+ * What fits a receive buffer's inline part: any sense data SPC allows, and
+ * a Reject; what spills is cut, for a PDU held back, at the inline part.
+ */
+RDI_TEST(rx_inline_part)
+{
+	struct iser_rx_pdu pdu = {};
+
+	EXPECT(ISER_RX_INLINE >= 2 + 252);
+	EXPECT(ISER_RX_INLINE % 128 == 0);
+	EXPECT(ISER_RX_HEAD <= 512);
+
+	pdu.data_len = 2 + 252;			/* SPC's largest sense data */
+	EXPECT(!iser_rx_spills(&pdu));
+	EXPECT_EQ(iser_rx_inline_dlen(&pdu), 2 + 252);
+
+	pdu.data_len = ISER_RX_INLINE;
+	EXPECT(!iser_rx_spills(&pdu));
+	EXPECT_EQ(iser_rx_inline_dlen(&pdu), ISER_RX_INLINE);
+
+	pdu.data_len = ISER_RX_INLINE + 1;
+	EXPECT(iser_rx_spills(&pdu));
+	EXPECT_EQ(iser_rx_inline_dlen(&pdu), ISER_RX_INLINE);
+
+	pdu.ahs_len = 8;			/* AHS first, then the data */
+	pdu.data_len = ISER_RX_INLINE - 8;
+	EXPECT(!iser_rx_spills(&pdu));
+	pdu.data_len = 8192;
+	EXPECT(iser_rx_spills(&pdu));
+	EXPECT_EQ(iser_rx_inline_dlen(&pdu), ISER_RX_INLINE - 8);
+
+	pdu.ahs_len = 255 * 4;			/* the AHS alone is longer */
+	pdu.data_len = 18;
+	EXPECT(iser_rx_spills(&pdu));
+	EXPECT_EQ(iser_rx_inline_dlen(&pdu), 0);
+	pdu.ahs_len = ISER_RX_INLINE;
+	EXPECT_EQ(iser_rx_inline_dlen(&pdu), 0);
+}
+
 /* Login text as iscsid sends it for an iSER normal session. */
 static const char login_text[] =
 	"HeaderDigest=None\0InitiatorRecvDataSegmentLength=262144\0"

@@ -88,9 +88,6 @@ static DECLARE_WAIT_QUEUE_HEAD(iser_unbind_wq);
 /* Releases of connections whose last reference is gone (iser_conn_put()). */
 static struct workqueue_struct *iser_release_wq;
 
-/* Receive headers are kept a cache line apart from each other. */
-#define ISER_RX_HDR_STRIDE	ALIGN(ISER_HDRS_LEN, L1_CACHE_BYTES)
-
 static void iser_err_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	if (unlikely(wc->status != IB_WC_SUCCESS))
@@ -209,6 +206,11 @@ bool iser_conn_wait_unbound(struct iser_conn *ic, unsigned long timeout)
 				  timeout);
 }
 
+/*
+ * The login buffers, and the large buffer every receive continues in: as
+ * large as a login PDU or as what a full-feature PDU may be
+ * (&iser_conn.rx_data_max), whichever is larger.
+ */
 static int iser_login_bufs_alloc(struct iser_conn *ic)
 {
 	struct ib_device *ibdev = ic->dev->ib_dev;
@@ -218,15 +220,27 @@ static int iser_login_bufs_alloc(struct iser_conn *ic)
 			    DMA_TO_DEVICE);
 	if (ret)
 		return ret;
+	ret = rdi_buf_alloc(ibdev, &ic->rx_spill,
+			    max_t(u32, ISER_LOGIN_DLEN, ic->rx_data_max),
+			    DMA_FROM_DEVICE);
+	if (ret)
+		goto err_free_tx;
 	ret = iser_rx_ring_alloc(ic, &ic->login_rx, 1, ISER_LOGIN_DLEN);
 	if (ret)
-		rdi_buf_free(ibdev, &ic->login_tx);
+		goto err_free_spill;
+	return 0;
+
+err_free_spill:
+	rdi_buf_free(ibdev, &ic->rx_spill);
+err_free_tx:
+	rdi_buf_free(ibdev, &ic->login_tx);
 	return ret;
 }
 
 static void iser_login_bufs_free(struct iser_conn *ic)
 {
 	iser_rx_ring_free(ic, &ic->login_rx);
+	rdi_buf_free(ic->dev->ib_dev, &ic->rx_spill);
 	rdi_buf_free(ic->dev->ib_dev, &ic->login_tx);
 }
 
@@ -483,12 +497,17 @@ void iser_wc_error(struct ib_wc *wc, const char *what)
 
 /**
  * iser_rx_ring_alloc() - allocate and map receive buffers
- * @ic:       connection (device)
+ * @ic:       connection (device), with its &iser_conn.rx_spill
  * @ring:     ring to fill
  * @nr:       number of buffers
- * @data_len: data segment bytes per buffer
+ * @data_len: AHS and data segment bytes each receive takes, more than
+ *            ISER_RX_INLINE and at most the size of &iser_conn.rx_spill
  *
- * Return: 0 or -ENOMEM; on error @ring is left empty.
+ * Each buffer is ISER_RX_HEAD bytes of its own, continued by the part of
+ * &iser_conn.rx_spill past its first ISER_RX_INLINE bytes, which all of
+ * them share: a SEND of the headers and @data_len bytes fits any of them.
+ *
+ * Return: 0, -EINVAL or -ENOMEM; on error @ring is left empty.
  */
 int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
 		       unsigned int nr, u32 data_len)
@@ -497,27 +516,26 @@ int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
 	u32 lkey = ic->dev->pd->local_dma_lkey;
 	unsigned int i;
 
+	if (WARN_ON_ONCE(data_len <= ISER_RX_INLINE ||
+			 data_len > ic->rx_spill.size))
+		return -EINVAL;
 	ring->desc = kcalloc(nr, sizeof(*ring->desc), GFP_KERNEL);
 	if (!ring->desc)
 		return -ENOMEM;
-	if (rdi_buf_alloc(ibdev, &ring->hdrs, nr * ISER_RX_HDR_STRIDE,
-			  DMA_FROM_DEVICE))
-		goto err_free_desc;
 	ring->nr = nr;
 
 	for (i = 0; i < nr; i++) {
 		struct iser_rx_desc *desc = &ring->desc[i];
 
-		if (rdi_buf_alloc(ibdev, &desc->data, data_len,
+		if (rdi_buf_alloc(ibdev, &desc->head, ISER_RX_HEAD,
 				  DMA_FROM_DEVICE))
-			goto err_free_data;
-		desc->sge[1].addr = desc->data.dma;
-		desc->sge[1].length = data_len;
-		desc->sge[1].lkey = lkey;
-		desc->hdrs = ring->hdrs.addr + i * ISER_RX_HDR_STRIDE;
-		desc->sge[0].addr = ring->hdrs.dma + i * ISER_RX_HDR_STRIDE;
-		desc->sge[0].length = ISER_HDRS_LEN;
+			goto err_free_ring;
+		desc->sge[0].addr = desc->head.dma;
+		desc->sge[0].length = ISER_RX_HEAD;
 		desc->sge[0].lkey = lkey;
+		desc->sge[1].addr = ic->rx_spill.dma + ISER_RX_INLINE;
+		desc->sge[1].length = data_len - ISER_RX_INLINE;
+		desc->sge[1].lkey = lkey;
 		desc->conn = ic;
 		desc->cqe.done = iser_rx_done;
 		desc->wr.wr_cqe = &desc->cqe;
@@ -526,13 +544,8 @@ int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
 	}
 	return 0;
 
-err_free_data:
+err_free_ring:
 	iser_rx_ring_free(ic, ring);
-	return -ENOMEM;
-
-err_free_desc:
-	kfree(ring->desc);
-	ring->desc = NULL;
 	return -ENOMEM;
 }
 
@@ -550,8 +563,7 @@ void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring)
 	if (!ring->desc)
 		return;
 	for (i = 0; i < ring->nr; i++)
-		rdi_buf_free(ibdev, &ring->desc[i].data);
-	rdi_buf_free(ibdev, &ring->hdrs);
+		rdi_buf_free(ibdev, &ring->desc[i].head);
 	kfree(ring->desc);
 	ring->desc = NULL;
 	ring->nr = 0;
@@ -561,6 +573,9 @@ void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring)
  * iser_post_recv() - (re)post one receive buffer
  * @desc: buffer, owned by the caller until posted
  *
+ * Syncs its own part for the device; the shared &iser_conn.rx_spill is
+ * given back by whoever read it (rx.c).
+ *
  * Return: 0 or the error of ib_post_recv().
  */
 int iser_post_recv(struct iser_rx_desc *desc)
@@ -568,9 +583,7 @@ int iser_post_recv(struct iser_rx_desc *desc)
 	struct iser_conn *ic = desc->conn;
 	struct ib_device *ibdev = ic->dev->ib_dev;
 
-	ib_dma_sync_single_for_device(ibdev, desc->sge[0].addr, ISER_HDRS_LEN,
-				      DMA_FROM_DEVICE);
-	ib_dma_sync_single_for_device(ibdev, desc->data.dma, desc->data.size,
+	ib_dma_sync_single_for_device(ibdev, desc->head.dma, ISER_RX_HEAD,
 				      DMA_FROM_DEVICE);
 	return ib_post_recv(ic->qp, &desc->wr, NULL);
 }

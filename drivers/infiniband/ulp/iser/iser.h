@@ -75,10 +75,9 @@ enum iser_conn_state {
 /**
  * struct iser_rx_desc - one posted receive buffer
  * @conn:     owning connection
- * @hdrs:     ISER_HDRS_LEN bytes for the iSER header and the BHS, inside
- *            the ring's &iser_rx_ring.hdrs
- * @data:     data segment buffer (AHS first, if any)
- * @sge:      headers, data
+ * @head:     ISER_RX_HEAD bytes: the iSER header, the BHS, then the first
+ *            ISER_RX_INLINE bytes of AHS and data segment
+ * @sge:      @head, then the rest of the connection's &iser_conn.rx_spill
  * @wr:       the receive work request
  * @cqe:      completion, iser_rx_done()
  * @inv_cqe:  completion of the local invalidation a SCSI response waits
@@ -87,8 +86,7 @@ enum iser_conn_state {
  */
 struct iser_rx_desc {
 	struct iser_conn	*conn;
-	void			*hdrs;
-	struct rdi_buf		data;
+	struct rdi_buf		head;
 	struct ib_sge		sge[2];
 	struct ib_recv_wr	wr;
 	struct ib_cqe		cqe;
@@ -99,12 +97,10 @@ struct iser_rx_desc {
 /**
  * struct iser_rx_ring - a set of receive buffers mapped on one device
  * @desc:      @nr descriptors
- * @hdrs:      headers of all descriptors, ISER_RX_HDR_STRIDE apart
  * @nr:        descriptors in the ring
  */
 struct iser_rx_ring {
 	struct iser_rx_desc	*desc;
-	struct rdi_buf		hdrs;
 	unsigned int		nr;
 };
 
@@ -144,6 +140,10 @@ enum {
  * @login_rx:      single receive buffer used during login
  * @login_tx:      login/text request data, ISER_LOGIN_DLEN bytes
  * @rx:            full-feature receive ring, allocated at conn start
+ * @rx_spill:      where every receive buffer continues past its inline
+ *                 part, shared by all (rx.c says why that is safe): the
+ *                 first ISER_RX_INLINE bytes are the CPU's, for making a
+ *                 long PDU contiguous, the rest the device's
  * @dout_posted:   unsolicited Data-Out SENDs posted, or about to be, and
  *                 not completed; at most ISER_DOUT_WRS (tx.c)
  * @err_cqe:       completion of unsignaled or error-only work requests
@@ -178,6 +178,7 @@ struct iser_conn {
 	struct iser_rx_ring	login_rx;
 	struct rdi_buf		login_tx;
 	struct iser_rx_ring	rx;
+	struct rdi_buf		rx_spill;
 	atomic_t		dout_posted;
 	struct ib_cqe		err_cqe;
 	struct rdi_stats	stats;

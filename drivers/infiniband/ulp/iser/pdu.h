@@ -94,6 +94,47 @@ struct iser_rx_pdu {
 	u32	data_len;
 };
 
+/*
+ * A receive buffer (rx.c) holds the headers and up to ISER_RX_INLINE bytes
+ * of AHS and data segment, enough for any sense data SPC allows (252 bytes
+ * and its 2-byte length) and a Reject's 48-byte header; the rest of a
+ * longer PDU continues in the connection's one large buffer, past its
+ * first ISER_RX_INLINE bytes. A multiple of 128 bytes, the largest DMA
+ * alignment of a supported architecture: a long PDU's inline bytes are
+ * copied in front of the rest without sharing a cache line with it.
+ */
+#define ISER_RX_INLINE		384
+#define ISER_RX_HEAD		(ISER_HDRS_LEN + ISER_RX_INLINE)
+
+/**
+ * iser_rx_spills() - does a PDU go on past its receive buffer's inline part?
+ * @pdu: a PDU iser_rx_parse() accepted
+ *
+ * Return: true when its AHS and data segment take more than ISER_RX_INLINE
+ * bytes.
+ */
+static inline bool iser_rx_spills(const struct iser_rx_pdu *pdu)
+{
+	return pdu->ahs_len + pdu->data_len > ISER_RX_INLINE;
+}
+
+/**
+ * iser_rx_inline_dlen() - data segment bytes the inline part holds
+ * @pdu: a PDU iser_rx_parse() accepted
+ *
+ * Return: how many bytes of the data segment follow the AHS inside the
+ * first ISER_RX_INLINE bytes: all of it unless the PDU spills.
+ */
+static inline u32 iser_rx_inline_dlen(const struct iser_rx_pdu *pdu)
+{
+	u32 room;
+
+	if (pdu->ahs_len >= ISER_RX_INLINE)
+		return 0;
+	room = ISER_RX_INLINE - pdu->ahs_len;
+	return pdu->data_len < room ? pdu->data_len : room;
+}
+
 void iser_hdr_encode(struct iser_wire_hdr *hdr, const struct iser_hdr_args *a);
 int iser_rx_parse(const void *hdrs, u32 byte_len, struct iser_rx_pdu *pdu);
 void iser_cm_req_encode(struct iser_cm_priv *priv, bool send_inv);

@@ -2,8 +2,32 @@
 /*
  * Receive completions: every PDU the target sends arrives as a SEND into
  * one of our receive buffers and is handed to libiscsi as is. Login-phase
- * PDUs use the single login buffer; full-feature PDUs the ring sized from
- * the negotiated MaxRecvDataSegmentLength.
+ * PDUs use the single login buffer; full-feature PDUs the ring, one buffer
+ * per command and a few for unexpected PDUs.
+ *
+ * A SEND lands in the next receive posted, whatever its size, and one
+ * longer than that receive is a local length error that fails the
+ * connection: every receive must take the longest PDU the target may send
+ * (the MaxRecvDataSegmentLength we declared), so a ring of small and large
+ * buffers cannot be relied on. Each receive is instead a small buffer of
+ * its own, the headers and ISER_RX_INLINE bytes, continued by one large
+ * buffer that all of them share (&iser_conn.rx_spill). Nearly every PDU
+ * fits the small one: a SCSI Response with any sense data SPC allows, a
+ * Task Management or Logout Response, a Reject, a NOP-In. What goes on is
+ * read only while its own completion runs: its inline bytes are copied in
+ * front of the rest, and libiscsi copies the PDU before the buffer is
+ * posted again. That is safe for every PDU a correct target sends, since
+ * at most one long PDU that is read in full is outstanding at a time: the
+ * answer to a Text Request, of which libiscsi allows one at a time per
+ * connection (its login task). libiscsi refuses data on a NOP-In, Logout
+ * or Task Management Response, and an Async Message carries sense data,
+ * except for vendor-specific events. A PDU held back for an invalidation
+ * (below) is delivered from its inline bytes alone, since by then the
+ * shared buffer may hold another PDU: of those PDUs libiscsi reads the
+ * sense data of a SCSI Response and nothing else. A target that sends
+ * two long PDUs at once garbles only the bytes of its own PDUs: no SEND
+ * is ever longer than the receive it lands in, and nothing is read or
+ * written outside the buffers.
  *
  * A PDU that completes a command - a SCSI Response, or a final Data-In
  * carrying the status - whose task still holds a valid rkey (the target did
@@ -43,7 +67,60 @@
 
 static struct iscsi_hdr *iser_rx_bhs(struct iser_rx_desc *desc)
 {
-	return desc->hdrs + sizeof(struct iser_wire_hdr);
+	return desc->head.addr + sizeof(struct iser_wire_hdr);
+}
+
+/**
+ * iser_rx_data() - the data segment of a received PDU, for libiscsi
+ * @ic:   connection
+ * @desc: receive buffer of a PDU iser_rx_parse() accepted
+ * @held: the PDU was held back for an invalidation
+ * @len:  set to the data segment bytes to deliver
+ *
+ * A PDU that fits the inline part is read there. A longer one is made
+ * contiguous in &iser_conn.rx_spill, its inline bytes copied in front of
+ * the rest, unless it was held: then only what the inline part holds of
+ * its data segment is delivered (see the top of this file).
+ *
+ * Context: the PDU's receive completion, or the completion of the
+ * invalidation it waited for (@held).
+ * Return: the data segment, behind the AHS.
+ */
+static void *iser_rx_data(struct iser_conn *ic, struct iser_rx_desc *desc,
+			  bool held, u32 *len)
+{
+	struct iser_rx_pdu *pdu = &desc->pdu;
+	void *seg = desc->head.addr + ISER_HDRS_LEN;
+
+	if (!iser_rx_spills(pdu)) {
+		*len = pdu->data_len;
+		return seg + pdu->ahs_len;
+	}
+	if (held) {
+		*len = iser_rx_inline_dlen(pdu);
+		return seg + min_t(u32, pdu->ahs_len, ISER_RX_INLINE);
+	}
+	ib_dma_sync_single_for_cpu(ic->dev->ib_dev,
+				   ic->rx_spill.dma + ISER_RX_INLINE,
+				   pdu->ahs_len + pdu->data_len - ISER_RX_INLINE,
+				   DMA_FROM_DEVICE);
+	memcpy(ic->rx_spill.addr, seg, ISER_RX_INLINE);
+	*len = pdu->data_len;
+	return ic->rx_spill.addr + pdu->ahs_len;
+}
+
+/* Give the part of the shared buffer iser_rx_data() read back to the device. */
+static void iser_rx_data_done(struct iser_conn *ic, struct iser_rx_desc *desc,
+			      bool held)
+{
+	struct iser_rx_pdu *pdu = &desc->pdu;
+
+	if (!iser_rx_spills(pdu) || held)
+		return;
+	ib_dma_sync_single_for_device(ic->dev->ib_dev,
+				      ic->rx_spill.dma + ISER_RX_INLINE,
+				      pdu->ahs_len + pdu->data_len - ISER_RX_INLINE,
+				      DMA_FROM_DEVICE);
 }
 
 /* What libiscsi's errors mean, for the log. */
@@ -76,9 +153,11 @@ static bool iser_rx_stopped(struct iser_conn *ic, struct iscsi_conn *conn)
 
 /* Hand a received PDU to libiscsi and recycle its buffer. */
 static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
-			    struct iser_rx_desc *desc)
+			    struct iser_rx_desc *desc, bool held)
 {
 	struct iser_rx_pdu *pdu = &desc->pdu;
+	void *data;
+	u32 len;
 	int ret;
 
 	if (unlikely(iser_rx_stopped(ic, conn)))
@@ -86,8 +165,9 @@ static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
 
 	if (pdu->opcode == ISCSI_OP_SCSI_CMD_RSP)
 		rdi_stat_add(&ic->stats, RDI_STAT_CMDS_DONE, 1);
-	ret = iscsi_complete_pdu(conn, iser_rx_bhs(desc),
-				 desc->data.addr + pdu->ahs_len, pdu->data_len);
+	data = iser_rx_data(ic, desc, held, &len);
+	ret = iscsi_complete_pdu(conn, iser_rx_bhs(desc), data, len);
+	iser_rx_data_done(ic, desc, held);
 	if (ret && ret != ISCSI_ERR_NO_SCSI_CMD) {
 		pr_err_ratelimited("%pISpc: PDU opcode 0x%02x (itt 0x%x, %u data bytes) from the target: %s (libiscsi error %d); failing the connection\n",
 				   &ic->cm_id->route.addr.dst_addr, pdu->opcode,
@@ -120,7 +200,7 @@ static void iser_rx_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 		iser_conn_error(ic);
 		return;
 	}
-	iser_rx_deliver(ic, conn, desc);
+	iser_rx_deliver(ic, conn, desc, true);
 }
 
 /* The PDU completes a command: SCSI Response, or Data-In with status. */
@@ -373,15 +453,12 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (unlikely(iser_rx_stopped(ic, conn)))
 		return;
 
-	/* Only what arrived: most PDUs carry no data, the buffer is large. */
-	ib_dma_sync_single_for_cpu(ibdev, desc->sge[0].addr, ISER_HDRS_LEN,
+	/* The headers, and what arrived of the inline part; the rest later. */
+	ib_dma_sync_single_for_cpu(ibdev, desc->head.dma,
+				   clamp_t(u32, wc->byte_len, ISER_HDRS_LEN,
+					   ISER_RX_HEAD),
 				   DMA_FROM_DEVICE);
-	if (wc->byte_len > ISER_HDRS_LEN)
-		ib_dma_sync_single_for_cpu(ibdev, desc->data.dma,
-					   min_t(u32, wc->byte_len - ISER_HDRS_LEN,
-						 desc->data.size),
-					   DMA_FROM_DEVICE);
-	if (iser_rx_parse(desc->hdrs, wc->byte_len, pdu)) {
+	if (iser_rx_parse(desc->head.addr, wc->byte_len, pdu)) {
 		iser_rx_malformed(ic, desc, wc->byte_len);
 		iser_conn_error(ic);
 		return;
@@ -400,5 +477,5 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	if (iser_rx_tmf_done(desc) && iser_rx_tmf_invalidate(ic, conn, desc))
 		return;
-	iser_rx_deliver(ic, conn, desc);
+	iser_rx_deliver(ic, conn, desc, false);
 }

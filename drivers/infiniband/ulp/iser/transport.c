@@ -317,8 +317,9 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 	}
 
 	/*
-	 * Every receive buffer holds the largest data segment the target may
-	 * send. The login declared at most ic->rx_data_max (see
+	 * Every receive takes the largest data segment the target may send:
+	 * its own inline part, then the shared rx_spill, sized for
+	 * ic->rx_data_max (rx.c). The login declared at most that (see
 	 * iser_login_cap_rx()); iscsid may still hand down its own, larger
 	 * value when the target does not echo the key: the declaration is
 	 * what binds the target, so hold to it and show it in sysfs. If no
