@@ -218,11 +218,11 @@ struct iser_dout {
 /**
  * struct iser_task - per-task transport data (&iscsi_task.dd_data)
  * @hdrs:         headers of the command or management PDU
+ * @nr_sge:       SGEs used in @sge
  * @hdrs_dma:     DMA address of @hdrs on the bound connection's device,
  *                0 while unbound
  * @conn:         connection the task was sent on
  * @sge:          headers, then immediate or login data
- * @nr_sge:       SGEs used in @sge
  * @send_wr:      the SEND of the PDU
  * @send_cqe:     its completion
  * @sg_nents:     DMA-mapped scatter entries, 0 when nothing is mapped
@@ -232,15 +232,20 @@ struct iser_dout {
  * @tmf_ended:    a task management function the target reported complete
  *                ended the command (iser_rx_tmf_invalidate())
  * @cmd_sent:     the SCSI command PDU is posted (set just before the post)
- * @dout:         unsolicited Data-Out PDUs, @nr_dout of them
  * @nr_dout:      size of @dout, 0 when the session sends none
+ * @dout:         unsolicited Data-Out PDUs, @nr_dout of them
+ *
+ * libiscsi allocates every task of a session as one object, its
+ * &struct iscsi_task followed by this (iser_session_create()): members are
+ * ordered so that nothing is padding and the pair fits a 512-byte slab
+ * object, not a 1 KiB one (ISER_TASK_ALLOC).
  */
 struct iser_task {
 	struct iser_tx_hdrs	hdrs;
+	unsigned int		nr_sge;
 	u64			hdrs_dma;
 	struct iser_conn	*conn;
 	struct ib_sge		sge[1 + ISER_INLINE_SGES];
-	unsigned int		nr_sge;
 	struct ib_send_wr	send_wr;
 	struct ib_cqe		send_cqe;
 	int			sg_nents;
@@ -249,9 +254,13 @@ struct iser_task {
 	bool			invalidated;
 	bool			tmf_ended;
 	bool			cmd_sent;
-	struct iser_dout	*dout;
 	unsigned int		nr_dout;
+	struct iser_dout	*dout;
 };
+
+/* What libiscsi allocates per task: at most a 512-byte slab object. */
+#define ISER_TASK_ALLOC	(sizeof(struct iscsi_task) + sizeof(struct iser_task))
+static_assert(ISER_TASK_ALLOC <= 512);
 
 static inline struct iscsi_task *iser_task_to_iscsi(struct iser_task *it)
 {
