@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rdma-target.h"
 #include "scsi.h"
@@ -63,7 +64,7 @@ enum mode {
 	M_TAG_OTHER, M_DUP, M_CREDIT_NEG, M_CREDIT_HUGE, M_BAD_OPCODE,
 	M_TRUNCATED, M_OVERSIZE, M_T_LOGOUT, M_AER, M_AER_BAD, M_CRED_REQ,
 	M_DISCONNECT, M_RESID_HUGE, M_TAG_XCHAN, M_T_LOGOUT_SHORT,
-	M_ZERO_SEND, M_CRED_FLOOD,
+	M_ZERO_SEND, M_CRED_FLOOD, M_CRED_BURST,
 };
 
 static const struct {
@@ -118,6 +119,7 @@ static const struct {
 	{ "t-logout-short", M_T_LOGOUT_SHORT, 0, "a 4-byte SRP_T_LOGOUT instead of the SRP_RSP" },
 	{ "zero-send",	    M_ZERO_SEND, 0, "a SEND of zero bytes, then the SRP_RSP" },
 	{ "cred-flood",	    M_CRED_FLOOD, 0, "1000 SRP_CRED_REQs (+1 credit each), then the SRP_RSP" },
+	{ "cred-burst",	    M_CRED_BURST, 0, "128 SRP_CRED_REQs at once, none waiting for an answer, then the SRP_RSP" },
 };
 
 /* How task management functions are answered (-T, -t). */
@@ -576,6 +578,53 @@ static void send_cred_flood(struct conn *c)
 	flooding = 0;
 }
 
+/*
+ * CRED_BURST SRP_CRED_REQs at once, unpaced: none waits for an answer, and
+ * our receive buffers are not reposted until every request has landed (its
+ * send completed). So the initiator's first NRECV answers fill our receive
+ * queue and the rest wait, receiver not ready, each holding one of the
+ * initiator's send IUs. With the initiator's default queue_size (64 send
+ * IUs, 64 receives) answers NRECV + 1 to NRECV + 64 take every send IU it
+ * has, and at least the last 128 - 48 - 64 = 16 requests find none free:
+ * they must still be answered, once our receives are back and IUs free
+ * again. The requests beyond the initiator's 64 receives wait (receiver
+ * not ready) for it to repost them; an initiator that keeps a request's
+ * buffer until it can answer keeps only those few, far fewer than its
+ * receives, so every request lands. Then the answers are taken in (up to
+ * 10 s) and counted: CRED_BURST conn=N sent=S answered=A.
+ */
+#define CRED_BURST	128
+
+static void send_cred_burst(struct conn *c)
+{
+	long long end = now_ms() + 20000;
+	uint32_t n;
+
+	if (flooding)
+		return;
+	flooding = 1;
+	flood_answered = 0;
+	for (n = 1; n <= CRED_BURST; n++)
+		if (send_cred_req(c, n))
+			break;
+	while (c->sq_inflight && now_ms() < end) {
+		rt_poll_sends(c, 0);
+		usleep(200);
+	}
+	if (c->sq_inflight)
+		say("ERROR conn=%d CRED_REQ burst: %u sends not completed in 20 s",
+		    c->n, c->sq_inflight);
+	end = now_ms() + 10000;
+	while (flood_answered < n - 1 && now_ms() < end) {
+		rt_drain(c);
+		rt_poll_sends(c, 0);
+		usleep(200);
+	}
+	say("CRED_BURST conn=%d sent=%u answered=%u", c->n, n - 1,
+	    flood_answered);
+	flooding = 0;
+}
+
 static int conn_up(const struct conn *c)
 {
 	return c && c->established && !c->disconnecting;
@@ -662,6 +711,10 @@ static int lie(struct conn *c, uint8_t *good, uint32_t len)
 		return 1;
 	case M_CRED_FLOOD:
 		send_cred_flood(c);
+		rt_send(c, iu, len);	/* GOOD's slot may be reused by now */
+		return 0;
+	case M_CRED_BURST:
+		send_cred_burst(c);
 		rt_send(c, iu, len);	/* GOOD's slot may be reused by now */
 		return 0;
 	case M_TAG_XCHAN:

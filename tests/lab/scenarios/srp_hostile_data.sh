@@ -135,6 +135,36 @@ fi
 check "cred-flood: logout" hostile_logout
 check "cred-flood: no SCSI host or rport left" hostile_no_hosts
 
+# 128 SRP_CRED_REQs at once, none waiting for an answer (cred-burst). The
+# fake target keeps its 48 receive buffers until every request has landed,
+# so the answers beyond them wait (receiver not ready), each holding a send
+# IU: with queue_size=62 (64 send IUs, 64 receives) at least the last 16
+# requests find no send IU free. Each is still answered with its own tag once IUs
+# free, the command completes, no reconnect (tests/fake-target/README.md).
+HOSTILE_EXTRA=queue_size=62
+if hostile_login cred-burst; then
+	hostile_trigger 60
+	rc=$?
+	check "cred-burst: the lied-about command succeeds (sg_raw rc=$rc)" test $rc -eq 0
+	check "cred-burst: fake target sent 128 SRP_CRED_REQs at once" \
+		hostile_fake_saw "^CRED_BURST conn=1 sent=128 "
+	n=$(grep -c '^CRED_RSP conn=1 tag=0x43524544' $FAKE_LOG)
+	check "cred-burst: every one answered ($n SRP_CRED_RSPs)" test "$n" -eq 128
+	n=$(comm -12 <(grep '^CRED_RSP conn=1 ' $FAKE_LOG | sort -u) \
+		<(for i in $(seq 1 128); do
+			printf 'CRED_RSP conn=1 tag=0x43524544%08x\n' $i
+		  done | sort) | wc -l)
+	check "cred-burst: each request answered with its own tag ($n of 128 tags)" test "$n" -eq 128
+	check "cred-burst: kernel log has no unanswered request" lab_log_lacks "no IU to answer"
+	check "cred-burst: LUN still usable" hostile_usable
+	check "cred-burst: no reconnect" test "$(hostile_fake_count '^LOGIN_REQ')" -eq 1
+else
+	fail "cred-burst: login"
+fi
+check "cred-burst: logout" hostile_logout
+check "cred-burst: no SCSI host or rport left" hostile_no_hosts
+HOSTILE_EXTRA=
+
 # Two channels: the response to a command comes over the other channel.
 # Its tag names a command the receiving channel never sent: logged and
 # dropped; the command times out and is aborted on its own channel.
