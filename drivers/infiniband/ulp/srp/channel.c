@@ -29,8 +29,18 @@
  * Credits (SRP r16a 5.6): @req_lim counts the requests the target can still
  * accept. A command needs a credit beyond the SRP_TSK_MGMT_SQ_SIZE kept back
  * for task management, so error handling never starves. Responses to target
- * requests (SRP_CRED_RSP, SRP_AER_RSP) need no credit and use the send IU
- * reserved for them by SRP_RSP_SQ_SIZE.
+ * requests (SRP_CRED_RSP, SRP_AER_RSP) are not requests: they take no
+ * credit, and the credits a request grants count from its arrival.
+ *
+ * Every target request is answered. SRP_RSP_SQ_SIZE sizes the send ring
+ * for a target that keeps one request unanswered at a time; one that sends
+ * more may find every send IU busy (its own answers among them, while they
+ * wait for its receive buffers). Such a request keeps its receive buffer
+ * until a send IU frees, and that IU answers it before anything else can
+ * take it (srp_answer_target()). Nothing is allocated for this: a request
+ * waits in the buffer it arrived in, so at most the receive ring waits, and
+ * a target that floods further finds no buffer posted (receiver not ready)
+ * and is held back by its own transport.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -110,14 +120,10 @@ static void srp_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct srp_iu *iu = container_of(wc->wr_cqe, struct srp_iu, cqe);
 	struct srp_channel *ch = wc->qp->qp_context;
-	unsigned long flags;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		srp_ch_error(ch, wc, "SEND");
-
-	spin_lock_irqsave(&ch->lock, flags);
-	list_add(&iu->list, &ch->free_tx);
-	spin_unlock_irqrestore(&ch->lock, flags);
+	srp_tx_iu_sent(ch, iu, wc->status == IB_WC_SUCCESS);
 }
 
 /*
@@ -375,6 +381,10 @@ void srp_ch_destroy_ib(struct srp_channel *ch)
 	}
 	srp_ch_free_cqs(ch);
 	srp_ch_put_pd(ch);
+	/* The requests held for an answer go with the connection. */
+	spin_lock_irq(&ch->lock);
+	INIT_LIST_HEAD(&ch->held_rx);
+	spin_unlock_irq(&ch->lock);
 	srp_free_ring(dev, &ch->tx_ring, target->queue_size);
 	srp_free_ring(dev, &ch->rx_ring, ch->rx_count);
 	ch->rx_count = 0;
@@ -394,15 +404,25 @@ static int srp_post_recv(struct srp_channel *ch, struct srp_iu *iu)
 	return ib_post_recv(ch->qp, &wr, NULL);
 }
 
+/* A receive IU the layer above is done with goes back to the QP. */
+static void srp_repost_recv(struct srp_channel *ch, struct srp_iu *iu)
+{
+	ib_dma_sync_single_for_device(ch_ibdev(ch), iu->buf.dma, iu->buf.size,
+				      DMA_FROM_DEVICE);
+	if (srp_post_recv(ch, iu))
+		srp_printk_rl(KERN_ERR, ch->target->shost,
+			      "channel %u: cannot repost a receive\n", ch->idx);
+}
+
 /*
  * A receive completed: the keep-alive notes the sign of life, the layer
- * above handles the IU (&srp_ch_ops.recv), and the IU goes back to the QP.
+ * above handles the IU (&srp_ch_ops.recv), and the IU goes back to the QP
+ * unless it holds a request waiting for its answer (srp_answer_target()).
  */
 static void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct srp_iu *iu = container_of(wc->wr_cqe, struct srp_iu, cqe);
 	struct srp_channel *ch = wc->qp->qp_context;
-	struct ib_device *dev = ch_ibdev(ch);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		srp_ch_error(ch, wc, "RECV");
@@ -410,15 +430,11 @@ static void srp_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 	srp_ka_seen(ch);
 
-	ib_dma_sync_single_for_cpu(dev, iu->buf.dma, iu->buf.size,
+	ib_dma_sync_single_for_cpu(ch_ibdev(ch), iu->buf.dma, iu->buf.size,
 				   DMA_FROM_DEVICE);
-	ch->target->ch_ops->recv(ch, iu->buf.addr, wc->byte_len);
-
-	ib_dma_sync_single_for_device(dev, iu->buf.dma, iu->buf.size,
-				      DMA_FROM_DEVICE);
-	if (srp_post_recv(ch, iu))
-		srp_printk_rl(KERN_ERR, ch->target->shost,
-			      "channel %u: cannot repost a receive\n", ch->idx);
+	if (ch->target->ch_ops->recv(ch, iu, wc->byte_len))
+		return;	/* held: reposted once answered, maybe already */
+	srp_repost_recv(ch, iu);
 }
 
 /**
@@ -448,6 +464,20 @@ int srp_ch_start_recv(struct srp_channel *ch)
 	return 0;
 }
 
+/* Take a free send IU for @use; the caller checked that there is one. */
+static struct srp_iu *__srp_take_tx_iu(struct srp_channel *ch,
+				       enum srp_tx_use use)
+{
+	struct srp_iu *iu;
+
+	lockdep_assert_held(&ch->lock);
+	iu = list_first_entry(&ch->free_tx, struct srp_iu, list);
+	list_del(&iu->list);
+	iu->use = use;
+	iu->num_sge = 1;
+	return iu;
+}
+
 /**
  * srp_get_tx_iu() - take a send IU and, if needed, a credit
  * @ch:  channel
@@ -469,12 +499,9 @@ struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use)
 	}
 	if (list_empty(&ch->free_tx))
 		goto out;
-	iu = list_first_entry(&ch->free_tx, struct srp_iu, list);
-	list_del(&iu->list);
+	iu = __srp_take_tx_iu(ch, use);
 	if (use != SRP_TX_RSP)
 		ch->req_lim--;
-	iu->use = use;
-	iu->num_sge = 1;
 out:
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (!iu && use == SRP_TX_CMD)
@@ -482,20 +509,123 @@ out:
 	return iu;
 }
 
+/*
+ * Send the answer @op to the target request @tag in @iu, a send IU taken
+ * for SRP_TX_RSP. Should the post fail - only a QP that is going away
+ * refuses one - the request stays unanswered and @iu goes back.
+ */
+static void srp_send_answer(struct srp_channel *ch, struct srp_iu *iu, u8 op,
+			    u64 tag)
+{
+	unsigned long flags;
+	int ret;
+
+	if (op == SRP_IU_CRED_RSP)
+		srp_build_cred_rsp(iu->buf.addr, tag);
+	else
+		srp_build_aer_rsp(iu->buf.addr, tag);
+	ret = srp_post_send(ch, iu, sizeof(struct srp_iu_cred_rsp), NULL);
+	if (likely(!ret))
+		return;
+	srp_printk_rl(KERN_ERR, ch->target->shost,
+		      "channel %u: cannot send the answer to target request %#llx: %d\n",
+		      ch->idx, tag, ret);
+	spin_lock_irqsave(&ch->lock, flags);
+	list_add(&iu->list, &ch->free_tx);
+	spin_unlock_irqrestore(&ch->lock, flags);
+}
+
+/*
+ * @iu is free again: it answers the oldest request held for an answer, or
+ * goes back to @ch->free_tx. With @refund it was never posted and its
+ * credit goes back too; with !@answer (a failed send: the connection is
+ * going) the held requests wait for the channel's teardown instead.
+ */
+static void srp_free_tx_iu(struct srp_channel *ch, struct srp_iu *iu,
+			   bool refund, bool answer)
+{
+	struct srp_iu *rx = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	if (refund && iu->use != SRP_TX_RSP)
+		ch->req_lim++;
+	if (answer && !list_empty(&ch->held_rx)) {
+		rx = list_first_entry(&ch->held_rx, struct srp_iu, list);
+		list_del(&rx->list);
+		iu->use = SRP_TX_RSP;
+		iu->num_sge = 1;
+	} else {
+		list_add(&iu->list, &ch->free_tx);
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!rx)
+		return;
+	srp_send_answer(ch, iu, rx->answer_op, rx->answer_tag);
+	srp_repost_recv(ch, rx);
+}
+
 /**
  * srp_put_tx_iu() - return an IU that was never posted, with its credit
  * @ch: channel
  * @iu: IU from srp_get_tx_iu()
+ *
+ * Context: any but hard interrupt; takes @ch->lock.
  */
 void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu)
 {
+	srp_free_tx_iu(ch, iu, true, true);
+}
+
+/**
+ * srp_tx_iu_sent() - the send of an IU completed: the IU is free again
+ * @ch: channel
+ * @iu: the IU
+ * @ok: the send completed successfully; after a failure the connection is
+ *      going and no request held for an answer is answered
+ *
+ * Context: send completion (softirq).
+ */
+void srp_tx_iu_sent(struct srp_channel *ch, struct srp_iu *iu, bool ok)
+{
+	srp_free_tx_iu(ch, iu, false, ok);
+}
+
+/**
+ * srp_answer_target() - answer a target request now, or once a send IU frees
+ * @ch:  channel the request arrived on
+ * @rx:  the receive IU holding it
+ * @op:  SRP_IU_CRED_RSP or SRP_IU_AER_RSP
+ * @tag: the request's tag
+ *
+ * The answer takes no credit. With no send IU free, or older requests
+ * still waiting, @rx joins @ch->held_rx and the next send IU that frees
+ * answers it and reposts @rx (srp_free_tx_iu()) - possibly on another CPU
+ * as soon as this returns, so the caller must be done with @rx's buffer
+ * before calling this.
+ *
+ * Context: receive completion (softirq); takes @ch->lock.
+ * Return: true when @rx is held: it must not be reposted by the caller.
+ */
+bool srp_answer_target(struct srp_channel *ch, struct srp_iu *rx, u8 op,
+		       u64 tag)
+{
+	struct srp_iu *iu = NULL;
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	list_add(&iu->list, &ch->free_tx);
-	if (iu->use != SRP_TX_RSP)
-		ch->req_lim++;
+	if (list_empty(&ch->held_rx) && !list_empty(&ch->free_tx)) {
+		iu = __srp_take_tx_iu(ch, SRP_TX_RSP);
+	} else {
+		rx->answer_op = op;
+		rx->answer_tag = tag;
+		list_add_tail(&rx->list, &ch->held_rx);
+	}
 	spin_unlock_irqrestore(&ch->lock, flags);
+	if (!iu)
+		return true;
+	srp_send_answer(ch, iu, op, tag);
+	return false;
 }
 
 /**

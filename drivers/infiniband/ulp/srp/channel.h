@@ -37,6 +37,8 @@ struct srp_cm_ops {
  * struct srp_ch_ops - how a channel reaches the layers above it
  * @recv:   a receive completed: handle the IU (the command layer,
  *          srp_cmd_recv()); the channel reposts the receive afterwards
+ *          unless it returns true: the IU is held for an answer
+ *          (srp_answer_target())
  * @failed: @ch went down on its own (QP error, failed completion, credit
  *          error, disconnect, target logout): recover it, alone while
  *          other channels carry I/O (srp_ch_failed())
@@ -51,7 +53,7 @@ struct srp_cm_ops {
  * (completion and CM handlers, QP events, process context).
  */
 struct srp_ch_ops {
-	void (*recv)(struct srp_channel *ch, const void *buf, u32 len);
+	bool (*recv)(struct srp_channel *ch, struct srp_iu *iu, u32 len);
 	void (*failed)(struct srp_channel *ch);
 	void (*lost)(struct srp_channel *ch);
 };
@@ -65,6 +67,9 @@ int srp_ch_start_recv(struct srp_channel *ch);
 void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu);
 struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use);
 void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
+void srp_tx_iu_sent(struct srp_channel *ch, struct srp_iu *iu, bool ok);
+bool srp_answer_target(struct srp_channel *ch, struct srp_iu *rx, u8 op,
+		       u64 tag);
 int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 		  struct ib_send_wr *prefix);
 bool srp_ch_mark_down(struct srp_channel *ch);

@@ -443,44 +443,27 @@ static void srp_handle_rsp(struct srp_channel *ch, const void *buf, u32 len)
 	srp_complete_cmd(ch, scmnd);
 }
 
-/* Answer a target request (CRED/AER) with the IU kept for that purpose. */
-static void srp_send_reply(struct srp_channel *ch, u8 opcode, u64 tag)
-{
-	struct srp_iu *iu;
-
-	iu = srp_get_tx_iu(ch, SRP_TX_RSP);
-	if (!iu) {
-		srp_printk_rl(KERN_ERR, ch->target->shost,
-			      "channel %u: no IU to answer a target request\n",
-			      ch->idx);
-		return;
-	}
-	if (opcode == SRP_IU_CRED_RSP)
-		srp_build_cred_rsp(iu->buf.addr, tag);
-	else
-		srp_build_aer_rsp(iu->buf.addr, tag);
-	if (srp_post_send(ch, iu, sizeof(struct srp_iu_cred_rsp), NULL))
-		srp_put_tx_iu(ch, iu);
-}
-
 /*
- * A credit grant: account it and answer with SRP_CRED_RSP. An IU too short
- * to carry its tag cannot be answered; it is logged and dropped.
+ * A credit grant: account it and answer with SRP_CRED_RSP, now or once a
+ * send IU frees (srp_answer_target()). An IU too short to carry its tag
+ * cannot be answered; it is logged and dropped.
+ *
+ * Return: true when @rx is held for the answer.
  */
-static void srp_handle_cred_req(struct srp_channel *ch, const void *buf,
+static bool srp_handle_cred_req(struct srp_channel *ch, struct srp_iu *rx,
 				u32 len)
 {
 	s32 delta;
 	u64 tag;
 
-	if (srp_parse_cred_req(buf, len, &tag, &delta)) {
+	if (srp_parse_cred_req(rx->buf.addr, len, &tag, &delta)) {
 		srp_printk_rl(KERN_ERR, ch->target->shost,
 			      "channel %u: malformed SRP_CRED_REQ (%u bytes, %zu expected): dropped unanswered\n",
 			      ch->idx, len, sizeof(struct srp_iu_cred_req));
-		return;
+		return false;
 	}
 	srp_add_credits(ch, delta, "SRP_CRED_REQ");
-	srp_send_reply(ch, SRP_IU_CRED_RSP, tag);
+	return srp_answer_target(ch, rx, SRP_IU_CRED_RSP, tag);
 }
 
 /* Unit attentions that the SCSI midlayer reports as uevents. */
@@ -512,41 +495,16 @@ static void srp_report_ua(struct scsi_device *sdev,
 	}
 }
 
-/*
- * An asynchronous event: account its credits, answer it, and hand a unit
- * attention in its sense data to the SCSI midlayer of the LUN concerned,
- * which turns it into the same uevent a command's sense data would give
- * (capacity change, LUN inventory change, ...). SRP r16a wants every
- * SRP_AER_REQ answered, so one with inconsistent lengths is still answered
- * when its tag arrived; only its event is ignored.
- */
-static void srp_handle_aer_req(struct srp_channel *ch, const void *buf,
-			       u32 len)
+/* Report the event of an SRP_AER_REQ whose sense data is in @aer. */
+static void srp_report_aer(struct srp_channel *ch,
+			   const struct srp_aer_info *aer, u64 lun)
 {
 	struct srp_target *target = ch->target;
 	struct scsi_sense_hdr sshdr;
 	struct scsi_device *sdev;
-	struct srp_aer_info aer;
-	u64 lun;
-	int ret;
 
-	ret = srp_parse_aer_req(buf, len, &aer);
-	if (ret == -EPROTO) {
-		srp_printk_rl(KERN_ERR, target->shost,
-			      "channel %u: malformed SRP_AER_REQ (%u bytes, no tag): dropped unanswered\n",
-			      ch->idx, len);
-		return;
-	}
-	lun = scsilun_to_int((struct scsi_lun *)aer.lun);
-	if (ret)
-		srp_printk_rl(KERN_ERR, target->shost,
-			      "channel %u: malformed SRP_AER_REQ for LUN %llu (%u bytes, sense data length %u): answered, event ignored\n",
-			      ch->idx, lun, len, aer.sense_len_field);
-	srp_add_credits(ch, aer.req_lim_delta, "SRP_AER_REQ");
-	srp_send_reply(ch, SRP_IU_AER_RSP, aer.tag);
-
-	if (!aer.sense_len ||
-	    !scsi_normalize_sense(aer.sense, aer.sense_len, &sshdr))
+	if (!aer->sense_len ||
+	    !scsi_normalize_sense(aer->sense, aer->sense_len, &sshdr))
 		return;
 	shost_printk(KERN_INFO, target->shost,
 		     "asynchronous event for LUN %llu: sense %#x/%#x/%#x\n",
@@ -557,6 +515,42 @@ static void srp_handle_aer_req(struct srp_channel *ch, const void *buf,
 	if (sshdr.sense_key == UNIT_ATTENTION)
 		srp_report_ua(sdev, &sshdr);
 	scsi_device_put(sdev);
+}
+
+/*
+ * An asynchronous event: account its credits, hand a unit attention in its
+ * sense data to the SCSI midlayer of the LUN concerned, which turns it into
+ * the same uevent a command's sense data would give (capacity change, LUN
+ * inventory change, ...), and answer it. SRP r16a wants every SRP_AER_REQ
+ * answered, so one with inconsistent lengths is still answered when its
+ * tag arrived; only its event is ignored. The answer comes last: a request
+ * held for it may be reposted, its buffer reused, as soon as it is queued.
+ *
+ * Return: true when @rx is held for the answer.
+ */
+static bool srp_handle_aer_req(struct srp_channel *ch, struct srp_iu *rx,
+			       u32 len)
+{
+	struct srp_target *target = ch->target;
+	struct srp_aer_info aer;
+	u64 lun;
+	int ret;
+
+	ret = srp_parse_aer_req(rx->buf.addr, len, &aer);
+	if (ret == -EPROTO) {
+		srp_printk_rl(KERN_ERR, target->shost,
+			      "channel %u: malformed SRP_AER_REQ (%u bytes, no tag): dropped unanswered\n",
+			      ch->idx, len);
+		return false;
+	}
+	lun = scsilun_to_int((struct scsi_lun *)aer.lun);
+	if (ret)
+		srp_printk_rl(KERN_ERR, target->shost,
+			      "channel %u: malformed SRP_AER_REQ for LUN %llu (%u bytes, sense data length %u): answered, event ignored\n",
+			      ch->idx, lun, len, aer.sense_len_field);
+	srp_add_credits(ch, aer.req_lim_delta, "SRP_AER_REQ");
+	srp_report_aer(ch, &aer, lun);
+	return srp_answer_target(ch, rx, SRP_IU_AER_RSP, aer.tag);
 }
 
 /*
@@ -583,25 +577,27 @@ static void srp_handle_t_logout(struct srp_channel *ch, const void *buf,
 /**
  * srp_cmd_recv() - handle an IU the target sent: dispatch on its type
  * @ch:  channel it arrived on
- * @buf: the IU, synced for the CPU
- * @len: its length
+ * @rx:  the receive IU, synced for the CPU
+ * @len: bytes received
  *
- * The channel's &srp_ch_ops.recv; the channel reposts the receive after.
+ * The channel's &srp_ch_ops.recv.
  *
  * Context: receive completion (softirq).
+ * Return: true when @rx holds a target request waiting for a send IU to
+ * answer it (srp_answer_target()); the channel reposts it then, not now.
  */
-void srp_cmd_recv(struct srp_channel *ch, const void *buf, u32 len)
+bool srp_cmd_recv(struct srp_channel *ch, struct srp_iu *rx, u32 len)
 {
+	const void *buf = rx->buf.addr;
+
 	switch (srp_iu_opcode(buf, len)) {
 	case SRP_IU_RSP:
 		srp_handle_rsp(ch, buf, len);
 		break;
 	case SRP_IU_CRED_REQ:
-		srp_handle_cred_req(ch, buf, len);
-		break;
+		return srp_handle_cred_req(ch, rx, len);
 	case SRP_IU_AER_REQ:
-		srp_handle_aer_req(ch, buf, len);
-		break;
+		return srp_handle_aer_req(ch, rx, len);
 	case SRP_IU_T_LOGOUT:
 		srp_handle_t_logout(ch, buf, len);
 		break;
@@ -616,6 +612,7 @@ void srp_cmd_recv(struct srp_channel *ch, const void *buf, u32 len)
 			      ch->idx, *(const u8 *)buf, len);
 		break;
 	}
+	return false;
 }
 
 struct srp_fail_ctx {

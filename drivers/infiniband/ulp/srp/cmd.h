@@ -10,7 +10,7 @@
 #include "srp.h"
 
 int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
-void srp_cmd_recv(struct srp_channel *ch, const void *buf, u32 len);
+bool srp_cmd_recv(struct srp_channel *ch, struct srp_iu *rx, u32 len);
 int srp_mq_poll(struct Scsi_Host *shost, unsigned int queue_num);
 int srp_init_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);
 int srp_exit_cmd_priv(struct Scsi_Host *shost, struct scsi_cmnd *scmnd);

@@ -388,11 +388,8 @@ static void srp_logout_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct srp_iu *iu = container_of(wc->wr_cqe, struct srp_iu, cqe);
 	struct srp_channel *ch = wc->qp->qp_context;
-	unsigned long flags;
 
-	spin_lock_irqsave(&ch->lock, flags);
-	list_add(&iu->list, &ch->free_tx);
-	spin_unlock_irqrestore(&ch->lock, flags);
+	srp_tx_iu_sent(ch, iu, wc->status == IB_WC_SUCCESS);
 	complete(&ch->logout_done);
 }
 
@@ -459,6 +456,7 @@ int srp_ch_init(struct srp_target *target, unsigned int idx, bool polled)
 	ch->comp_vector = (target->opts.comp_vector + idx) % nvec;
 	spin_lock_init(&ch->lock);
 	INIT_LIST_HEAD(&ch->free_tx);
+	INIT_LIST_HEAD(&ch->held_rx);
 	init_completion(&ch->login_done);
 	init_completion(&ch->tmf_done);
 	init_completion(&ch->logout_done);

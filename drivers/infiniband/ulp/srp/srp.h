@@ -46,7 +46,7 @@ do {									\
 } while (0)
 
 enum {
-	SRP_RSP_SQ_SIZE		= 1,	/* IU kept for CRED/AER responses */
+	SRP_RSP_SQ_SIZE		= 1,	/* IU for CRED/AER responses (channel.c) */
 	SRP_TSK_MGMT_SQ_SIZE	= 1,	/* IU and credit kept for TMFs */
 	SRP_MAX_IMM_SGE		= 2,
 	SRP_LOGIN_TIMEOUT_MS	= 20000,
@@ -71,6 +71,11 @@ enum srp_tx_use {
  * @sge:    SGEs of a send: the IU itself, then immediate data
  * @num_sge: SGEs in use in @sge
  * @use:    what the IU was taken for (credit accounting)
+ * @answer_op:  receive IU held for an answer (&srp_channel.held_rx): the
+ *          opcode of that answer, SRP_IU_CRED_RSP or SRP_IU_AER_RSP
+ * @answer_tag: receive IU held for an answer: the tag of the request
+ *
+ * A receive IU is on a list (@list) only while it is held for an answer.
  */
 struct srp_iu {
 	struct list_head	list;
@@ -79,6 +84,8 @@ struct srp_iu {
 	struct ib_sge		sge[SRP_MAX_IMM_SGE + 1];
 	int			num_sge;
 	enum srp_tx_use		use;
+	u8			answer_op;
+	u64			answer_tag;
 };
 
 struct srp_host;
@@ -150,8 +157,19 @@ struct srp_keepalive {
  * @cq_size:     entries requested for @cq
  * @send_cq:     send completion queue of the channel's own (softirq); NULL
  *               on a polled channel
- * @lock:        protects @free_tx, @req_lim, @connected and @login
+ * @lock:        protects @free_tx, @held_rx, @req_lim, @connected and
+ *               @login
  * @free_tx:     send IUs not in use
+ * @held_rx:     receive IUs holding a target request (SRP_CRED_REQ,
+ *               SRP_AER_REQ) that found no send IU free for its answer,
+ *               oldest first. Such a buffer is reposted only once its
+ *               request is answered, so the list never holds more than
+ *               @rx_count entries and a target that keeps sending meets a
+ *               receive queue without buffers (receiver not ready): it
+ *               is held back by the transport, not queued by the host.
+ *               A send IU that frees answers the oldest entry before
+ *               anything else may take it, so @held_rx is empty whenever
+ *               @free_tx is not (srp_answer_target())
  * @req_lim:     credits granted by the target and not yet used
  * @connected:   the channel may carry new commands
  * @login:       where a login of the channel stands (enum srp_ch_login)
@@ -194,8 +212,9 @@ struct srp_channel {
 	unsigned int		cq_size;
 	struct ib_cq		*send_cq;
 
-	spinlock_t		lock;	/* free_tx, req_lim, connected, tmf */
+	spinlock_t		lock;	/* free_tx, held_rx, req_lim, connected */
 	struct list_head	free_tx;
+	struct list_head	held_rx;
 	s32			req_lim;
 	bool			connected;
 	enum srp_ch_login	login;
