@@ -15,7 +15,9 @@
  * @init:       create the CM id, resolve the route and create the QP
  *              through srp_ch_create_ib()
  * @create_qp:  create @ch->qp the way this CM needs it
- * @destroy_qp: destroy @ch->qp; no CM handler may touch it from then on
+ * @destroy_qp: destroy @ch->qp: after @destroy (srp_ch_release()), or,
+ *              when srp_ch_create_ib() fails, while the CM id is still
+ *              there but no login request has gone out
  * @connect:    send the login request as CM private data
  * @disconnect: start a disconnect (DREQ); may be called from any context
  *              except hard IRQ and more than once

@@ -245,13 +245,11 @@ static void srp_ib_cm_destroy(struct srp_channel *ch)
 
 /*
  * The REP handler moves the QP to RTR and RTS, and a REP can come long
- * after the login gave up (the REQ is retried for about a minute, longer
- * after an MRA): the CM id goes first, which waits for a running handler
- * and stops new ones.
+ * after the login gave up: srp_ch_release() destroys the CM id, waiting
+ * for that handler, before the QP.
  */
 static void srp_ib_cm_destroy_qp(struct srp_channel *ch)
 {
-	srp_ib_cm_destroy(ch);
 	ib_destroy_qp(ch->qp);
 }
 

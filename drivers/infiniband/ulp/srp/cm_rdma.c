@@ -166,9 +166,16 @@ static int srp_rdma_cm_create_qp(struct srp_channel *ch,
 	return 0;
 }
 
+/*
+ * Through the CM id while there is one, so that it forgets the QP; after
+ * srp_ch_release() destroyed it, nothing of the RDMA/CM refers to the QP.
+ */
 static void srp_rdma_cm_destroy_qp(struct srp_channel *ch)
 {
-	rdma_destroy_qp(ch->rdma_id);
+	if (ch->rdma_id)
+		rdma_destroy_qp(ch->rdma_id);
+	else
+		ib_destroy_qp(ch->qp);
 }
 
 static int srp_rdma_cm_connect(struct srp_channel *ch,

@@ -245,14 +245,21 @@ void srp_cm_disconnected(struct srp_channel *ch)
 }
 
 /**
- * srp_ch_release() - undo a (partial) login: verbs resources and CM id
+ * srp_ch_release() - undo a (partial) login: CM id and verbs resources
  * @ch: channel, disconnected
+ *
+ * The CM id goes first: destroying it waits for a CM handler that runs and
+ * keeps new ones from running. A login response can come long after the
+ * login gave up (over the IB CM the REQ is retried for about a minute,
+ * longer after an MRA), and its handler moves the QP to RTR and RTS (IB
+ * CM: srp_ib_cm_rep(); RDMA/CM does it itself): with the id gone it
+ * cannot reach a QP, MR pool or CQ being destroyed.
  */
 void srp_ch_release(struct srp_channel *ch)
 {
 	srp_ka_stop(ch);
-	srp_ch_destroy_ib(ch);
 	ch->target->cm->destroy(ch);
+	srp_ch_destroy_ib(ch);
 }
 
 static int srp_ch_login_once(struct srp_channel *ch, bool multich,
