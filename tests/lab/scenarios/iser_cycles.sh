@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
-# iSER login/logout cycles (ISER_CYCLES, default 20; 200 in tests/run-all
+# iSER login/logout cycles (ISER_CYCLES, default 10; 200 in tests/run-all
 # --long) without leaked slab objects or per-CPU memory growth, then
 # unload. The node record is set to node.session.scan=manual for the
 # cycles, so each costs the connection, login, session and logout and not a
@@ -28,7 +28,7 @@
 # lab-long: ISER_CYCLES=200
 source /lab/lib-iser.sh
 
-cycles=${ISER_CYCLES:-20}
+cycles=${ISER_CYCLES:-10}
 warmup=5
 
 lab_net_up

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 #
-# SRP login/logout cycles (SRP_CYCLES, default 20; 200 in tests/run-all
+# SRP login/logout cycles (SRP_CYCLES, default 10; 200 in tests/run-all
 # --long) on path 0, each with its LUN scan, without multipathd: no
 # allocation stack through our modules keeps objects, the module reference
 # counts come back to where they started, then unload.
@@ -9,7 +9,7 @@
 # every slab object's allocation stack (slub_debug=U), and a stack with a
 # frame in ib_srp, ib_iser or rdi_core that gains live objects in each half
 # of the cycles fails, with no allowance: a leak of one object per login
-# fails at any cycle count (+10+10 at the default; the module that leaked
+# fails at any cycle count (the module that leaked
 # one kmalloc object per login showed kmalloc-32 +5+5 at 10 cycles, named
 # at srp_target_connect). Growth of stacks without a frame of ours is
 # noted with its stacks; tests/run-all --compare runs the same with the
@@ -24,7 +24,7 @@
 # lab-long: SRP_CYCLES=200
 . /lab/lib-srp.sh
 
-: "${SRP_CYCLES:=20}"
+: "${SRP_CYCLES:=10}"
 
 cycles_refcnts() {
 	local m
