@@ -136,6 +136,43 @@ scenario_cap() {
 	echo "${SCENARIO_TIMEOUT:-600}"
 }
 
+# stuck_watch PID CAP OUT: a few seconds before timeout(1) PID kills its
+# scenario at CAP, record what the scenario is waiting in: the last command
+# its shell started (its xtrace), its processes (from PID down) with state,
+# kernel wait channel and command line, the kernel stacks of those in
+# uninterruptible sleep, and every blocked task (sysrq w, in the kernel
+# log). OUT's first line, the command and the innermost process's state and
+# wait channel, goes into the FAIL line: a CI log may keep only the summary.
+stuck_watch() {
+	local pid=$1 out=$3 p pids kids leaf s=${3##*/}
+	sleep $(($2 > 10 ? $2 - 5 : $2))
+	kill -0 "$pid" 2>/dev/null || return 0
+	pids=$pid
+	kids=$pid
+	leaf=$pid
+	while kids=$(for p in $kids; do pgrep -P "$p"; done) && [ -n "$kids" ]; do
+		pids="$pids $kids"
+		leaf=$(echo "$kids" | tail -n 1)
+	done
+	{
+		# The scenario's own shell (timeout's child), not its background
+		# jobs, whose traces go to the same file (its other child is tee).
+		p=$(pgrep -x -P "$pid" bash | head -n 1)
+		echo "$(grep -a -E "^\++${p:-x}: " "/run/lab-xtrace.${s%.stuck}" 2>/dev/null |
+			tail -n 1 | sed -E 's/^\++[0-9]+: //' | cut -c1-160)" \
+			"[$(ps -o stat=,wchan:32= -p "$leaf" | xargs)]"
+		# shellcheck disable=SC2086 # a list of pids
+		ps -o pid,ppid,stat,wchan:32,etimes,args -p "$(echo $pids | tr ' ' ,)"
+		for p in $pids; do
+			grep -q '^State:[[:space:]]*D' /proc/$p/status 2>/dev/null || continue
+			echo "kernel stack of $p:"
+			cat /proc/$p/stack 2>/dev/null
+		done
+	} > "$out"
+	sed 's/^/LAB-INFO stuck: /' "$out" >/dev/console
+	echo w > /proc/sysrq-trigger
+}
+
 # A heartbeat, so that the host's watchdog can tell a quiet scenario from a
 # wedged guest.
 ( while sleep 30; do echo "LAB-ALIVE $(cut -d' ' -f1 /proc/uptime)" >/dev/console; done ) &
@@ -155,11 +192,19 @@ for s in $SCENARIOS; do
 	: > "$LAB_OUT/$s.checks"
 	rm -f "$LAB_OUT/$s.end"
 	[ "$KERNEL" = debug ] && debug_begin "$s"
+	rm -f "$LAB_OUT/$s.stuck" "/run/lab-xtrace.$s"
 	LAB_SCENARIO=$s LAB_CHECKS="$LAB_OUT/$s.checks" \
 		timeout -k 10 "$cap" \
-		bash -c 'source /lab/lib.sh; set -o pipefail; source "$0"; : > "$LAB_OUT/$LAB_SCENARIO.end"' "$f" \
-		> >(tee "$LAB_OUT/$s.log" >/dev/console) 2>&1
+		bash -c 'source /lab/lib.sh; set -o pipefail; exec 9>"/run/lab-xtrace.$LAB_SCENARIO"
+			BASH_XTRACEFD=9; PS4='\''+$BASHPID: '\''; set -x; source "$0"; : > "$LAB_OUT/$LAB_SCENARIO.end"' "$f" \
+		> >(tee "$LAB_OUT/$s.log" >/dev/console) 2>&1 &
+	tpid=$!
+	stuck_watch "$tpid" "$cap" "$LAB_OUT/$s.stuck" &
+	wpid=$!
+	wait "$tpid"
 	rc=$?
+	kill "$wpid" 2>/dev/null
+	wait "$wpid" 2>/dev/null
 	sleep 1
 	# Daemons a scenario started must not shape the next one's view.
 	bash -c 'source /lab/lib.sh; lab_multipathd_down' >/dev/null 2>&1
@@ -169,7 +214,8 @@ for s in $SCENARIOS; do
 	elif [ -e "$LAB_OUT/$s.end" ]; then
 		result "FAIL $s: ran to the end (made no check)"
 	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-		result "FAIL $s: ran to the end (killed at its cap of ${cap}s after $n checks)"
+		result "FAIL $s: ran to the end (killed at its cap of ${cap}s after $n checks$(
+			[ -s "$LAB_OUT/$s.stuck" ] && echo "; waiting in: $(head -n 1 "$LAB_OUT/$s.stuck")"))"
 	else
 		result "FAIL $s: ran to the end (exit status $rc after $n checks)"
 	fi
