@@ -13,30 +13,38 @@
  *  - fast-registration helpers that turn a DMA-mapped scatterlist into a
  *    chained IB_WR_REG_MR work request using an MR from the QP's own
  *    ib_mr_pool, and the matching IB_WR_LOCAL_INV;
+ *  - a queue pair with the completion queues it reports to, sized for the
+ *    owner's work requests and the one ib_drain_qp() adds (struct
+ *    rdi_queue), and its teardown;
  *  - the log line of a failed work completion (rdi_wc_log());
  *  - per-connection I/O counters (struct rdi_stats) with one debugfs
  *    file format, so the files look the same for SRP channels and iSER
  *    connections.
  *
- * Completion queues come from ib_cq_pool_get() and connections from rdma_cm
- * or ib_cm directly: the initiators use those kernel APIs as they are.
+ * Connections come from rdma_cm or ib_cm directly: the initiators use those
+ * kernel APIs as they are.
  *
  * How an initiator uses it:
  *
  *  1. rdi_device_get() when it first needs a device (ib_client .add or a
  *     resolved rdma_cm_id), rdi_device_put() from .remove at the latest;
  *     QPs are created on &rdi_device.pd.
- *  2. Its send and receive buffers: rdi_buf_alloc() .. rdi_buf_free(),
+ *  2. Its queue pair: rdi_queue_create() (on &rdi_device.pd or a PD of its
+ *     own); rdi_queue_drain() once the QP may hold work requests and no
+ *     completion is wanted any more; rdi_queue_destroy(), which also frees
+ *     the MR pool and puts the CQs.
+ *  3. Its send and receive buffers: rdi_buf_alloc() .. rdi_buf_free(),
  *     the latter after the QP is drained.
- *  3. After creating a QP, rdi_mr_pool_init() sized for its queue depth;
- *     rdi_mr_pool_destroy() after draining it, before destroying it.
- *  4. Per I/O: rdi_reg_sg() (repeatedly, for lists longer than one MR
+ *  4. After creating a QP, rdi_mr_pool_init() sized for its queue depth;
+ *     rdi_mr_pool_destroy() only on the way out of a failed setup of the
+ *     QP's users: rdi_queue_destroy() frees the pool with the QP.
+ *  5. Per I/O: rdi_reg_sg() (repeatedly, for lists longer than one MR
  *     maps), chain each &rdi_reg.reg_wr in front of the SEND; when the I/O
  *     is done, post rdi_reg_inv_wr() unless the target invalidated the key
  *     remotely, then rdi_reg_release().
- *  5. A completion with an error status: rdi_wc_log() says so, in the
+ *  6. A completion with an error status: rdi_wc_log() says so, in the
  *     words every initiator uses; what follows (recovery) is the owner's.
- *  6. Per channel/connection: rdi_stats_init() .. rdi_stats_free(),
+ *  7. Per channel/connection: rdi_stats_init() .. rdi_stats_free(),
  *     rdi_stat_add() on the I/O path, rdi_stats_debugfs_create() to show
  *     them.
  *
@@ -50,6 +58,7 @@
 #include <rdma/ib_verbs.h>
 
 struct dentry;
+struct rdma_cm_id;
 struct seq_file;
 
 /**
@@ -128,6 +137,81 @@ int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
 	       int access);
 struct ib_send_wr *rdi_reg_inv_wr(struct rdi_reg *reg, struct ib_cqe *cqe);
 void rdi_reg_release(struct ib_qp *qp, struct rdi_reg *reg);
+
+/* Work requests ib_drain_qp() posts to each queue of a QP. */
+#define RDI_DRAIN_WRS	1
+
+/**
+ * enum rdi_cq_mode - where the completions of an rdi_queue go
+ * @RDI_CQ_POOL:      one CQ from the device's pool for sends and receives,
+ *                    IB_POLL_SOFTIRQ
+ * @RDI_CQ_POOL_RECV: receives on a CQ from the pool, sends on a CQ of the
+ *                    queue's own, both IB_POLL_SOFTIRQ: send completions
+ *                    are not held up behind other QPs' receives
+ * @RDI_CQ_DIRECT:    one CQ of the queue's own for sends and receives,
+ *                    IB_POLL_DIRECT (the pool has none): no interrupt, the
+ *                    owner reaps it with ib_process_cq_direct()
+ */
+enum rdi_cq_mode {
+	RDI_CQ_POOL,
+	RDI_CQ_POOL_RECV,
+	RDI_CQ_DIRECT,
+};
+
+/**
+ * struct rdi_queue_attr - what rdi_queue_create() builds
+ * @cq_mode:       the CQs, see enum rdi_cq_mode
+ * @comp_vector:   completion vector of the CQs; -1 lets the pool choose
+ *                 (RDI_CQ_POOL only)
+ * @send_wrs:      send work requests the owner may have posted at once
+ * @recv_wrs:      receive work requests the owner may have posted at once
+ * @max_send_sge:  SGEs per send work request
+ * @max_recv_sge:  SGEs per receive work request
+ * @port_num:      port of a QP created without an rdma_cm_id
+ * @event_handler: the QP's asynchronous events, or NULL
+ * @context:       &ib_qp.qp_context, and the context of a CQ of its own
+ *
+ * rdi_queue_create() adds RDI_DRAIN_WRS to each queue and makes every CQ
+ * as large as the queues whose completions it takes.
+ */
+struct rdi_queue_attr {
+	enum rdi_cq_mode	cq_mode;
+	int			comp_vector;
+	u32			send_wrs;
+	u32			recv_wrs;
+	u32			max_send_sge;
+	u32			max_recv_sge;
+	u32			port_num;
+	void			(*event_handler)(struct ib_event *ev,
+						 void *context);
+	void			*context;
+};
+
+/**
+ * struct rdi_queue - an RC queue pair and the CQs it completes on
+ * @qp:       the QP; NULL before rdi_queue_create() succeeds and from the
+ *            start of rdi_queue_destroy() (written with WRITE_ONCE(), so
+ *            an owner may test it locklessly for "has a QP")
+ * @send_cq:  CQ of the send queue
+ * @recv_cq:  CQ of the receive queue; the same as @send_cq unless
+ *            RDI_CQ_POOL_RECV
+ * @pool_cqe: entries @recv_cq holds for this queue when it came from the
+ *            pool, 0 when it is the queue's own
+ *
+ * The owner embeds it zeroed; it needs no other initialisation.
+ */
+struct rdi_queue {
+	struct ib_qp		*qp;
+	struct ib_cq		*send_cq;
+	struct ib_cq		*recv_cq;
+	u32			pool_cqe;
+};
+
+int rdi_queue_create(struct rdi_queue *q, struct ib_pd *pd,
+		     struct rdma_cm_id *cm_id,
+		     const struct rdi_queue_attr *attr);
+void rdi_queue_drain(struct rdi_queue *q);
+void rdi_queue_destroy(struct rdi_queue *q, struct rdma_cm_id *cm_id);
 
 void rdi_wc_log(struct device *dev, const char *who, const char *what,
 		const struct ib_wc *wc);

@@ -254,8 +254,7 @@ static void iser_login_bufs_free(struct iser_conn *ic)
 int iser_conn_create_qp(struct iser_conn *ic)
 {
 	struct ib_device *ibdev = ic->cm_id->device;
-	struct ib_qp_init_attr init_attr = {};
-	unsigned int max_send_wr, max_recv_wr;
+	struct rdi_queue_attr qattr = {};
 	int ret;
 
 	lockdep_assert_held(&ic->state_mutex);
@@ -275,35 +274,17 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	ic->max_cmds = min_t(unsigned int, ISER_MAX_CMDS,
 			     (ibdev->attrs.max_qp_wr - ISER_DOUT_WRS) /
 			     ISER_WR_PER_CMD);
-	max_send_wr = ic->max_cmds * ISER_WR_PER_CMD + ISER_DOUT_WRS;
-	max_recv_wr = ic->max_cmds + ISER_RX_EXTRA;
-
-	/* + 1 each for the drain work requests of ib_drain_qp() */
-	ic->cq_size = max_send_wr + 1 + max_recv_wr + 1;
-	ic->cq = ib_cq_pool_get(ibdev, ic->cq_size, -1, IB_POLL_SOFTIRQ);
-	if (IS_ERR(ic->cq)) {
-		ret = PTR_ERR(ic->cq);
-		ic->cq = NULL;
-		goto err_put_dev;
-	}
-
-	init_attr.event_handler = NULL;
-	init_attr.qp_context = ic;
-	init_attr.send_cq = ic->cq;
-	init_attr.recv_cq = ic->cq;
-	init_attr.cap.max_send_wr = max_send_wr + 1;
-	init_attr.cap.max_recv_wr = max_recv_wr + 1;
+	qattr.cq_mode = RDI_CQ_POOL;
+	qattr.comp_vector = -1;
+	qattr.send_wrs = ic->max_cmds * ISER_WR_PER_CMD + ISER_DOUT_WRS;
+	qattr.recv_wrs = ic->max_cmds + ISER_RX_EXTRA;
 	ic->max_send_sge = min_t(u32, ic->dev->max_sge, 1 + ISER_INLINE_SGES);
-	init_attr.cap.max_send_sge = ic->max_send_sge;
-	init_attr.cap.max_recv_sge = 2;
-	init_attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	init_attr.qp_type = IB_QPT_RC;
-	ret = rdma_create_qp(ic->cm_id, ic->dev->pd, &init_attr);
-	if (ret) {
-		dev_err(&ibdev->dev, "QP creation failed: %d\n", ret);
-		goto err_put_cq;
-	}
-	ic->qp = ic->cm_id->qp;
+	qattr.max_send_sge = ic->max_send_sge;
+	qattr.max_recv_sge = 2;
+	qattr.context = ic;
+	ret = rdi_queue_create(&ic->queue, ic->dev->pd, ic->cm_id, &qattr);
+	if (ret)
+		goto err_put_dev;
 
 	/* The MR pool waits for the session's size: iser_conn_start(). */
 	ic->max_sectors = READ_ONCE(iser_max_sectors);
@@ -313,15 +294,11 @@ int iser_conn_create_qp(struct iser_conn *ic)
 
 	ret = iser_login_bufs_alloc(ic);
 	if (ret)
-		goto err_destroy_qp;
+		goto err_destroy_queue;
 	return 0;
 
-err_destroy_qp:
-	rdma_destroy_qp(ic->cm_id);
-	ic->qp = NULL;
-err_put_cq:
-	ib_cq_pool_put(ic->cq, ic->cq_size);
-	ic->cq = NULL;
+err_destroy_queue:
+	rdi_queue_destroy(&ic->queue, ic->cm_id);
 err_put_dev:
 	rdi_device_put(ic->dev);
 	ic->dev = NULL;
@@ -353,7 +330,7 @@ void iser_conn_terminate(struct iser_conn *ic)
 	case ISER_CONN_TERMINATING:
 		/* Only a QP that reached RTS has work requests to flush. */
 		rdma_disconnect(ic->cm_id);
-		ib_drain_qp(ic->qp);
+		rdi_queue_drain(&ic->queue);
 		break;
 	case ISER_CONN_DOWN:
 		return;
@@ -371,30 +348,24 @@ void iser_conn_terminate(struct iser_conn *ic)
  * @ic: connection, terminated (QP drained)
  *
  * Destroys the cm_id first, so no CM event can run afterwards, then the
- * MR pool, QP, CQ, buffers and the device reference. Called by the release
- * of the last reference or, earlier, by device removal; the connection
- * object itself stays valid and every user checks @ic->qp before touching
- * the device.
+ * MR pool, QP and CQ (rdi_queue_destroy()), the buffers and the device
+ * reference. Called by the release of the last reference or, earlier, by
+ * device removal; the connection object itself stays valid and every user
+ * checks @ic->queue.qp before touching the device.
  *
  * Context: process, not under @ic->state_mutex (the CM handler takes it).
  */
 void iser_conn_free_hw(struct iser_conn *ic)
 {
-	struct ib_qp *qp = ic->qp;
-
 	if (ic->cm_id) {
 		rdma_destroy_id(ic->cm_id);
 		ic->cm_id = NULL;
 	}
-	if (!qp)
+	if (!ic->queue.qp)
 		return;
-	WRITE_ONCE(ic->qp, NULL);
+	rdi_queue_destroy(&ic->queue, NULL);
 	iser_rx_ring_free(ic, &ic->rx);
 	iser_login_bufs_free(ic);
-	rdi_mr_pool_destroy(qp);
-	ib_destroy_qp(qp);
-	ib_cq_pool_put(ic->cq, ic->cq_size);
-	ic->cq = NULL;
 	rdi_device_put(ic->dev);
 	ic->dev = NULL;
 }
@@ -585,5 +556,5 @@ int iser_post_recv(struct iser_rx_desc *desc)
 
 	ib_dma_sync_single_for_device(ibdev, desc->head.dma, ISER_RX_HEAD,
 				      DMA_FROM_DEVICE);
-	return ib_post_recv(ic->qp, &desc->wr, NULL);
+	return ib_post_recv(ic->queue.qp, &desc->wr, NULL);
 }

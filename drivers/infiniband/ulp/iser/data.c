@@ -81,7 +81,7 @@ int iser_data_map(struct iser_conn *ic, struct iser_task *it,
 	    nents < ic->max_send_sge)
 		return iser_data_inline(ic, it, scsi_sglist(sc));
 
-	n = rdi_reg_sg(ic->qp, &it->reg, scsi_sglist(sc), nents, NULL,
+	n = rdi_reg_sg(ic->queue.qp, &it->reg, scsi_sglist(sc), nents, NULL,
 		       ic->dev->mr_page_size,
 		       write ? IB_ACCESS_REMOTE_READ :
 			       IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
@@ -119,7 +119,7 @@ int iser_data_map(struct iser_conn *ic, struct iser_task *it,
 	return 0;
 
 err_release:
-	rdi_reg_release(ic->qp, &it->reg);
+	rdi_reg_release(ic->queue.qp, &it->reg);
 err_unmap:
 	ib_dma_unmap_sg(ibdev, scsi_sglist(sc), scsi_sg_count(sc), it->dma_dir);
 	it->sg_nents = 0;
@@ -146,7 +146,7 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 {
 	struct scsi_cmnd *sc = iser_task_to_iscsi(it)->sc;
 
-	if (unlikely(!READ_ONCE(ic->qp))) {
+	if (unlikely(!READ_ONCE(ic->queue.qp))) {
 		/* device removed: MRs and mappings are gone with it */
 		it->reg.mr = NULL;
 		it->sg_nents = 0;
@@ -165,12 +165,12 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 
 			wr = rdi_reg_inv_wr(&it->reg, &ic->err_cqe);
 			wr->send_flags = 0;
-			if (ib_post_send(ic->qp, wr, NULL))
+			if (ib_post_send(ic->queue.qp, wr, NULL))
 				iser_conn_error(ic);
 			else
 				rdi_stat_add(&ic->stats, RDI_STAT_INVS, 1);
 		}
-		rdi_reg_release(ic->qp, &it->reg);
+		rdi_reg_release(ic->queue.qp, &it->reg);
 	}
 	if (it->sg_nents) {
 		ib_dma_unmap_sg(ic->dev->ib_dev, scsi_sglist(sc),

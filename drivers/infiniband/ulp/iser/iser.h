@@ -117,9 +117,9 @@ enum {
  * @ep:            endpoint owning this connection, NULL once disconnected
  * @cm_id:         rdma_cm identifier; its handler runs under @state_mutex
  * @dev:           rdi_core device (PD, registration limits)
- * @qp:            queue pair, NULL until the route is resolved
- * @cq:            shared completion queue from ib_cq_pool
- * @cq_size:       entries taken from the pool for @cq
+ * @queue:         queue pair and its one CQ from the pool; @queue.qp is
+ *                 NULL until the route is resolved and again once the
+ *                 device resources are freed (iser_conn_free_hw())
  * @ref:           one for the endpoint, one while bound to @iscsi_conn
  * @state_mutex:   protects @state, @iscsi_conn changes and @cm_error
  * @state:         see enum iser_conn_state
@@ -159,9 +159,7 @@ struct iser_conn {
 	struct iscsi_endpoint	*ep;
 	struct rdma_cm_id	*cm_id;
 	struct rdi_device	*dev;
-	struct ib_qp		*qp;
-	struct ib_cq		*cq;
-	unsigned int		cq_size;
+	struct rdi_queue	queue;
 	struct kref		ref;
 	struct mutex		state_mutex;	/* see above */
 	enum iser_conn_state	state;

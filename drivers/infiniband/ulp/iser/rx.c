@@ -275,7 +275,7 @@ static bool iser_rx_invalidate(struct iser_conn *ic, struct iscsi_conn *conn,
 		goto out_unlock;
 	}
 	wr = rdi_reg_inv_wr(&it->reg, &desc->inv_cqe);
-	if (ib_post_send(ic->qp, wr, NULL)) {
+	if (ib_post_send(ic->queue.qp, wr, NULL)) {
 		bad = ISER_RX_INV_POST_FAILED;
 		goto out_unlock;
 	}
@@ -386,7 +386,7 @@ static bool iser_rx_tmf_invalidate(struct iser_conn *ic,
 	if (last) {
 		last->wr_cqe = &desc->inv_cqe;
 		last->send_flags = IB_SEND_SIGNALED;
-		ret = ib_post_send(ic->qp, first, NULL);
+		ret = ib_post_send(ic->queue.qp, first, NULL);
 	}
 out_unlock:
 	spin_unlock(&session->back_lock);

@@ -346,7 +346,7 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 	 * One MR per task: only SCSI commands register memory, one MR each
 	 * (iser_data_map()), and libiscsi never has more than cmds_max tasks.
 	 */
-	ret = rdi_mr_pool_init(ic->dev, ic->qp,
+	ret = rdi_mr_pool_init(ic->dev, ic->queue.qp,
 			       session->cmds_max, ic->sg_tablesize);
 	if (ret) {
 		iscsi_conn_printk(KERN_ERR, conn,
@@ -369,7 +369,7 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 	return iscsi_conn_start(cls_conn);
 
 err_destroy_pool:
-	rdi_mr_pool_destroy(ic->qp);
+	rdi_mr_pool_destroy(ic->queue.qp);
 err_free_dout:
 	iser_dout_free(ic, session);
 out_unlock:
@@ -394,7 +394,7 @@ static void iser_conn_unbind(struct iscsi_conn *conn)
 		return;
 	mutex_lock(&ic->state_mutex);
 	/* after device removal the mappings went with the device */
-	if (ic->qp) {
+	if (ic->queue.qp) {
 		iser_dout_free(ic, conn->session);
 		iser_unmap_tasks(ic, conn->session);
 	}

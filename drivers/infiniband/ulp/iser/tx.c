@@ -127,7 +127,7 @@ static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
 		if (ret)
 			return ret;
 	}
-	return ib_post_send(ic->qp, &it->send_wr, NULL);
+	return ib_post_send(ic->queue.qp, &it->send_wr, NULL);
 }
 
 static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
@@ -162,7 +162,7 @@ static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
 	 * ib_post_send() returns, and it invalidates only a sent command's MR.
 	 */
 	it->cmd_sent = true;
-	ret = ib_post_send(ic->qp, first, NULL);
+	ret = ib_post_send(ic->queue.qp, first, NULL);
 	if (unlikely(ret)) {
 		/*
 		 * The send queue is sized for every task, so this is a broken
@@ -204,7 +204,7 @@ static int iser_send_dout(struct iser_conn *ic, struct iscsi_task *task,
 	d->wr.send_flags = IB_SEND_SIGNALED;
 	d->wr.sg_list = d->sge;
 	d->wr.num_sge = 2;
-	return ib_post_send(ic->qp, &d->wr, NULL);
+	return ib_post_send(ic->queue.qp, &d->wr, NULL);
 }
 
 /*

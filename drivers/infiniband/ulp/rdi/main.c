@@ -4,9 +4,10 @@
  *
  * The API is include/rdi/core.h and include/rdi/scsi.h; each concern has
  * its own file: device.c (per-ib_device PD and capabilities), buf.c
- * (DMA-mapped buffers), mr.c (fast registration), wc.c (the report of a
- * failed completion), stats.c (per-CPU counters and their debugfs file),
- * scsi.c (SCSI host limits). This file only unloads the module.
+ * (DMA-mapped buffers), mr.c (fast registration), queue.c (a QP and its
+ * CQs), wc.c (the report of a failed completion), stats.c (per-CPU
+ * counters and their debugfs file), scsi.c (SCSI host limits). This file
+ * only unloads the module.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */

@@ -7,9 +7,10 @@
  * as the target may fill.
  *
  * Receives complete on a CQ from the device's CQ pool, sends on a CQ of the
- * channel's own, both polled in softirq: a command completes only once the
- * LOCAL_INV of its MRs has completed (srp_complete_cmd()), so that send
- * completion must arrive without waiting for the next sender.
+ * channel's own (RDI_CQ_POOL_RECV), both polled in softirq: a command
+ * completes only once the LOCAL_INV of its MRs has completed
+ * (srp_complete_cmd()), so that send completion must arrive without
+ * waiting for the next sender.
  *
  * A polled channel (poll_queues) serves a HCTX_TYPE_POLL hardware queue: one
  * CQ of its own takes sends and receives, IB_POLL_DIRECT, without interrupt
@@ -161,71 +162,6 @@ static void srp_ch_put_pd(struct srp_channel *ch)
 	ch->pd = NULL;
 }
 
-/*
- * The CQs of a channel, as large as the queues whose completions they take
- * (@nsend, @nrecv: the drain's work requests included). An interrupt-driven
- * channel takes its receive CQ from the pool and has a send CQ of its own,
- * both softirq. A polled channel has one CQ for both, of its own (the pool
- * has no IB_POLL_DIRECT CQs), published under @ch->poll_lock for
- * srp_ch_poll().
- */
-static int srp_ch_alloc_cqs(struct srp_channel *ch, unsigned int nsend,
-			    unsigned int nrecv)
-{
-	struct ib_device *dev = ch_ibdev(ch);
-	struct ib_cq *cq;
-
-	if (ch->polled) {
-		cq = ib_alloc_cq(dev, ch, nsend + nrecv, ch->comp_vector,
-				 IB_POLL_DIRECT);
-		if (IS_ERR(cq))
-			return PTR_ERR(cq);
-		spin_lock(&ch->poll_lock);
-		ch->cq = cq;
-		spin_unlock(&ch->poll_lock);
-		return 0;
-	}
-
-	ch->cq_size = nrecv;
-	cq = ib_cq_pool_get(dev, ch->cq_size, ch->comp_vector,
-			    IB_POLL_SOFTIRQ);
-	if (IS_ERR(cq))
-		return PTR_ERR(cq);
-	ch->cq = cq;
-	cq = ib_alloc_cq(dev, ch, nsend, ch->comp_vector, IB_POLL_SOFTIRQ);
-	if (IS_ERR(cq)) {
-		ib_cq_pool_put(ch->cq, ch->cq_size);
-		ch->cq = NULL;
-		return PTR_ERR(cq);
-	}
-	ch->send_cq = cq;
-	return 0;
-}
-
-/* Undo srp_ch_alloc_cqs(); idempotent. The QP must be gone. */
-static void srp_ch_free_cqs(struct srp_channel *ch)
-{
-	struct ib_cq *cq;
-
-	if (ch->polled) {
-		spin_lock(&ch->poll_lock);
-		cq = ch->cq;
-		ch->cq = NULL;
-		spin_unlock(&ch->poll_lock);
-		if (cq)
-			ib_free_cq(cq);
-		return;
-	}
-	if (ch->send_cq) {
-		ib_free_cq(ch->send_cq);
-		ch->send_cq = NULL;
-	}
-	if (ch->cq) {
-		ib_cq_pool_put(ch->cq, ch->cq_size);
-		ch->cq = NULL;
-	}
-}
-
 /**
  * srp_ch_poll() - reap the completions of a polled channel
  * @ch: the channel
@@ -246,8 +182,8 @@ int srp_ch_poll(struct srp_channel *ch)
 	if (!ch->polled)
 		return 0;
 	spin_lock(&ch->poll_lock);
-	if (ch->cq)
-		n = ib_process_cq_direct(ch->cq, ch->target->queue_size);
+	if (ch->poll_cq)
+		n = ib_process_cq_direct(ch->poll_cq, ch->target->queue_size);
 	spin_unlock(&ch->poll_lock);
 	return n;
 }
@@ -281,6 +217,22 @@ bool srp_ch_wait(struct srp_channel *ch, struct completion *done,
 	}
 }
 
+/* Publish or hide the CQ of a polled channel for srp_ch_poll(). */
+static void srp_ch_set_poll_cq(struct srp_channel *ch, struct ib_cq *cq)
+{
+	if (!ch->polled)
+		return;
+	spin_lock(&ch->poll_lock);
+	ch->poll_cq = cq;
+	spin_unlock(&ch->poll_lock);
+}
+
+/*
+ * rdi_queue_create() adds the drain's work request to each queue; the
+ * counts of proto.c include it, for the device checks of srp_target_add().
+ */
+static_assert(SRP_DRAIN_WRS == RDI_DRAIN_WRS);
+
 /**
  * srp_ch_create_ib() - create the PD, CQs, QP, MR pool and send ring
  * @ch: channel whose CM id is bound to the target's device; send IUs are
@@ -294,8 +246,8 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	struct srp_target *target = ch->target;
 	struct srp_device *sdev = target->host->sdev;
 	struct ib_device *dev = sdev->ib_dev;
-	struct ib_qp_init_attr attr = {};
-	unsigned int nsend, nrecv, i;
+	struct rdi_queue_attr attr = {};
+	unsigned int i;
 	int ret;
 
 	ch->pd = sdev->pd ? sdev->pd : ib_alloc_pd(dev, 0);
@@ -306,34 +258,28 @@ int srp_ch_create_ib(struct srp_channel *ch)
 	}
 
 	/*
-	 * Each queue, and the CQ of its completions, has room for the work
-	 * request ib_drain_qp() posts; within the device's limits:
-	 * srp_target_add() checked.
+	 * Receives complete on a CQ from the pool, sends on one of the
+	 * channel's own; a polled channel has one CQ of its own for both.
+	 * Within the device's limits: srp_target_add() checked.
 	 */
-	nrecv = srp_recv_wrs(target->queue_size);
-	nsend = srp_send_wrs(target->queue_size, target->mr_per_cmd);
-	ret = srp_ch_alloc_cqs(ch, nsend, nrecv);
-	if (ret)
-		goto err_put_pd;
-
-	attr.event_handler = srp_qp_event;
-	attr.qp_context = ch;
-	attr.send_cq = ch->polled ? ch->cq : ch->send_cq;
-	attr.recv_cq = ch->cq;
-	attr.cap.max_send_wr = nsend;
-	attr.cap.max_recv_wr = nrecv;
-	attr.cap.max_send_sge = min_t(u32, sdev->rdi->max_sge,
-				      SRP_MAX_IMM_SGE + 1);
-	attr.cap.max_recv_sge = 1;
-	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr.qp_type = IB_QPT_RC;
+	attr.cq_mode = ch->polled ? RDI_CQ_DIRECT : RDI_CQ_POOL_RECV;
+	attr.comp_vector = ch->comp_vector;
+	attr.send_wrs = srp_send_wrs(target->queue_size, target->mr_per_cmd) -
+			SRP_DRAIN_WRS;
+	attr.recv_wrs = srp_recv_wrs(target->queue_size) - SRP_DRAIN_WRS;
+	attr.max_send_sge = min_t(u32, sdev->rdi->max_sge,
+				  SRP_MAX_IMM_SGE + 1);
+	attr.max_recv_sge = 1;
 	attr.port_num = target->host->port;
+	attr.event_handler = srp_qp_event;
+	attr.context = ch;
 	ret = target->cm->create_qp(ch, &attr);
 	if (ret)
-		goto err_free_cqs;
+		goto err_put_pd;
+	srp_ch_set_poll_cq(ch, ch->queue.recv_cq);
 
 	if (target->mr_per_cmd) {
-		ret = rdi_mr_pool_init(sdev->rdi, ch->qp,
+		ret = rdi_mr_pool_init(sdev->rdi, ch->queue.qp,
 				       target->queue_size * target->mr_per_cmd,
 				       sdev->max_pages_per_mr);
 		if (ret)
@@ -345,20 +291,16 @@ int srp_ch_create_ib(struct srp_channel *ch)
 				     srp_send_done);
 	if (!ch->tx_ring) {
 		ret = -ENOMEM;
-		goto err_destroy_mrs;
+		goto err_destroy_qp;
 	}
 	INIT_LIST_HEAD(&ch->free_tx);
 	for (i = 0; i < target->queue_size; i++)
 		list_add_tail(&ch->tx_ring[i]->list, &ch->free_tx);
 	return 0;
 
-err_destroy_mrs:
-	rdi_mr_pool_destroy(ch->qp);
 err_destroy_qp:
+	srp_ch_set_poll_cq(ch, NULL);
 	target->cm->destroy_qp(ch);
-	ch->qp = NULL;
-err_free_cqs:
-	srp_ch_free_cqs(ch);
 err_put_pd:
 	srp_ch_put_pd(ch);
 	return ret;
@@ -367,19 +309,17 @@ err_put_pd:
 /**
  * srp_ch_destroy_ib() - undo srp_ch_create_ib() and free the receive ring
  * @ch: channel; its QP must be disconnected (it is drained here)
+ *
+ * Idempotent.
  */
 void srp_ch_destroy_ib(struct srp_channel *ch)
 {
 	struct srp_target *target = ch->target;
 	struct ib_device *dev = ch_ibdev(ch);
 
-	if (ch->qp) {
-		ib_drain_qp(ch->qp);
-		rdi_mr_pool_destroy(ch->qp);
-		target->cm->destroy_qp(ch);
-		ch->qp = NULL;
-	}
-	srp_ch_free_cqs(ch);
+	rdi_queue_drain(&ch->queue);
+	srp_ch_set_poll_cq(ch, NULL);
+	target->cm->destroy_qp(ch);
 	srp_ch_put_pd(ch);
 	/* The requests held for an answer go with the connection. */
 	spin_lock_irq(&ch->lock);
@@ -401,7 +341,7 @@ static int srp_post_recv(struct srp_channel *ch, struct srp_iu *iu)
 	wr.wr_cqe = &iu->cqe;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	return ib_post_recv(ch->qp, &wr, NULL);
+	return ib_post_recv(ch->queue.qp, &wr, NULL);
 }
 
 /* A receive IU the layer above is done with goes back to the QP. */
@@ -702,11 +642,11 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 	ib_dma_sync_single_for_device(ch_ibdev(ch), iu->buf.dma, iu->buf.size,
 				      DMA_TO_DEVICE);
 	if (!prefix)
-		return ib_post_send(ch->qp, &wr, NULL);
+		return ib_post_send(ch->queue.qp, &wr, NULL);
 	for (tail = prefix; tail->next; tail = tail->next)
 		;
 	tail->next = &wr;
-	return ib_post_send(ch->qp, prefix, NULL);
+	return ib_post_send(ch->queue.qp, prefix, NULL);
 }
 
 /**

@@ -14,10 +14,12 @@
  * struct srp_cm_ops - connection manager of a target (RDMA/CM or IB CM)
  * @init:       create the CM id, resolve the route and create the QP
  *              through srp_ch_create_ib()
- * @create_qp:  create @ch->qp the way this CM needs it
- * @destroy_qp: destroy @ch->qp: after @destroy (srp_ch_release()), or,
- *              when srp_ch_create_ib() fails, while the CM id is still
- *              there but no login request has gone out
+ * @create_qp:  create @ch->queue (rdi_queue_create()) the way this CM
+ *              needs it
+ * @destroy_qp: destroy @ch->queue (rdi_queue_destroy()); idempotent:
+ *              after @destroy (srp_ch_release()), or, when
+ *              srp_ch_create_ib() fails, while the CM id is still there
+ *              but no login request has gone out
  * @connect:    send the login request as CM private data
  * @disconnect: start a disconnect (DREQ); may be called from any context
  *              except hard IRQ and more than once
@@ -27,7 +29,8 @@
  */
 struct srp_cm_ops {
 	int (*init)(struct srp_channel *ch);
-	int (*create_qp)(struct srp_channel *ch, struct ib_qp_init_attr *attr);
+	int (*create_qp)(struct srp_channel *ch,
+			 const struct rdi_queue_attr *attr);
 	void (*destroy_qp)(struct srp_channel *ch);
 	int (*connect)(struct srp_channel *ch,
 		       const struct srp_login_params *p);

@@ -141,13 +141,13 @@ static void srp_ib_cm_rep(struct srp_channel *ch, struct ib_cm_id *id,
 	attr.qp_state = IB_QPS_RTR;
 	ret = ib_cm_init_qp_attr(id, &attr, &mask);
 	if (!ret)
-		ret = ib_modify_qp(ch->qp, &attr, mask);
+		ret = ib_modify_qp(ch->queue.qp, &attr, mask);
 	if (ret)
 		goto err_status;
 	attr.qp_state = IB_QPS_RTS;
 	ret = ib_cm_init_qp_attr(id, &attr, &mask);
 	if (!ret)
-		ret = ib_modify_qp(ch->qp, &attr, mask);
+		ret = ib_modify_qp(ch->queue.qp, &attr, mask);
 	if (!ret)
 		ret = ib_send_cm_rtu(id, NULL, 0);
 	if (!ret)
@@ -203,7 +203,7 @@ static int srp_ib_cm_init(struct srp_channel *ch)
 }
 
 static int srp_ib_cm_create_qp(struct srp_channel *ch,
-			       struct ib_qp_init_attr *init)
+			       const struct rdi_queue_attr *qattr)
 {
 	struct srp_target *target = ch->target;
 	struct srp_host *host = target->host;
@@ -216,22 +216,17 @@ static int srp_ib_cm_create_qp(struct srp_channel *ch,
 	if (ret)
 		return ret;
 
-	ch->qp = ib_create_qp(ch->pd, init);
-	if (IS_ERR(ch->qp)) {
-		ret = PTR_ERR(ch->qp);
-		ch->qp = NULL;
+	ret = rdi_queue_create(&ch->queue, ch->pd, NULL, qattr);
+	if (ret)
 		return ret;
-	}
 	attr.qp_state = IB_QPS_INIT;
 	attr.pkey_index = pkey_index;
 	attr.port_num = host->port;
 	attr.qp_access_flags = IB_ACCESS_REMOTE_READ | IB_ACCESS_REMOTE_WRITE;
-	ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
-			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
-	if (ret) {
-		ib_destroy_qp(ch->qp);
-		ch->qp = NULL;
-	}
+	ret = ib_modify_qp(ch->queue.qp, &attr, IB_QP_STATE |
+			   IB_QP_PKEY_INDEX | IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (ret)
+		rdi_queue_destroy(&ch->queue, NULL);
 	return ret;
 }
 
@@ -250,7 +245,7 @@ static void srp_ib_cm_destroy(struct srp_channel *ch)
  */
 static void srp_ib_cm_destroy_qp(struct srp_channel *ch)
 {
-	ib_destroy_qp(ch->qp);
+	rdi_queue_destroy(&ch->queue, NULL);
 }
 
 static int srp_ib_cm_connect(struct srp_channel *ch,
@@ -263,8 +258,8 @@ static int srp_ib_cm_connect(struct srp_channel *ch,
 	srp_build_login_req(&req, p);
 	param.primary_path = &ch->path;
 	param.service_id = cpu_to_be64(target->opts.service_id);
-	param.qp_num = ch->qp->qp_num;
-	param.qp_type = ch->qp->qp_type;
+	param.qp_num = ch->queue.qp->qp_num;
+	param.qp_type = ch->queue.qp->qp_type;
 	param.starting_psn = get_random_u32() & 0xffffff;
 	param.private_data = &req;
 	param.private_data_len = sizeof(req);

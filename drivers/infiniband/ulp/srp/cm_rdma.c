@@ -155,15 +155,9 @@ static int srp_rdma_cm_init(struct srp_channel *ch)
 }
 
 static int srp_rdma_cm_create_qp(struct srp_channel *ch,
-				 struct ib_qp_init_attr *attr)
+				 const struct rdi_queue_attr *attr)
 {
-	int ret;
-
-	ret = rdma_create_qp(ch->rdma_id, ch->pd, attr);
-	if (ret)
-		return ret;
-	ch->qp = ch->rdma_id->qp;
-	return 0;
+	return rdi_queue_create(&ch->queue, ch->pd, ch->rdma_id, attr);
 }
 
 /*
@@ -172,10 +166,7 @@ static int srp_rdma_cm_create_qp(struct srp_channel *ch,
  */
 static void srp_rdma_cm_destroy_qp(struct srp_channel *ch)
 {
-	if (ch->rdma_id)
-		rdma_destroy_qp(ch->rdma_id);
-	else
-		ib_destroy_qp(ch->qp);
+	rdi_queue_destroy(&ch->queue, ch->rdma_id);
 }
 
 static int srp_rdma_cm_connect(struct srp_channel *ch,

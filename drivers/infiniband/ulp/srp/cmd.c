@@ -162,9 +162,9 @@ void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd)
 	shost_printk(KERN_ERR, ch->target->shost,
 		     "channel %u: cannot invalidate the MRs of tag %#x (%d); disabling the QP\n",
 		     ch->idx, blk_mq_unique_tag(scsi_cmd_to_rq(scmnd)), ret);
-	ret = ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+	ret = ib_modify_qp(ch->queue.qp, &attr, IB_QP_STATE);
 	WARN_ONCE(ret, "ib_srp: QP %u not moved to the error state: %d\n",
-		  ch->qp->qp_num, ret);
+		  ch->queue.qp->qp_num, ret);
 	if (srp_ch_mark_down(ch))
 		ch->target->ch_ops->failed(ch);
 	srp_finish_cmd(ch, scmnd);

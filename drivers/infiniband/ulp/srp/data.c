@@ -117,7 +117,7 @@ static int srp_map_fr(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	while (left) {
 		if (req->nregs == target->mr_per_cmd)
 			return -EINVAL;
-		n = rdi_reg_sg(ch->qp, &req->regs[req->nregs], sg, left,
+		n = rdi_reg_sg(ch->queue.qp, &req->regs[req->nregs], sg, left,
 			       &offset, page_size,
 			       srp_mr_access(scmnd->sc_data_direction));
 		if (n < 0)
@@ -279,7 +279,7 @@ int srp_inv_data(struct srp_channel *ch, struct srp_request *req)
 			first = wr;
 		prev = wr;
 	}
-	ret = ib_post_send(ch->qp, first, NULL);
+	ret = ib_post_send(ch->queue.qp, first, NULL);
 	if (!ret)
 		rdi_stat_add(&ch->stats, RDI_STAT_INVS, req->nregs);
 	return ret;
@@ -300,7 +300,7 @@ void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	unsigned int i;
 
 	for (i = 0; i < req->nregs; i++)
-		rdi_reg_release(ch->qp, &req->regs[i]);
+		rdi_reg_release(ch->queue.qp, &req->regs[i]);
 	req->nregs = 0;
 
 	if (req->sg_count) {

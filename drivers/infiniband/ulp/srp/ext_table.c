@@ -90,7 +90,7 @@ static int srp_ext_table_reg(struct srp_channel *ch, struct srp_request *req,
 	if (req->nregs >= target->mr_per_cmd)
 		return -EINVAL;
 	reg = &req->regs[req->nregs];
-	n = rdi_reg_sg(ch->qp, reg, &req->ext_sg, 1, &offset,
+	n = rdi_reg_sg(ch->queue.qp, reg, &req->ext_sg, 1, &offset,
 		       target->host->sdev->rdi->mr_page_size,
 		       IB_ACCESS_REMOTE_READ);
 	if (n < 0)

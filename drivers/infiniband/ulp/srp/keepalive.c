@@ -103,7 +103,7 @@ static int srp_ka_post(struct srp_channel *ch)
 	int ret;
 
 	lockdep_assert_held(&ch->lock);
-	ret = ib_post_send(ch->qp, &wr.wr, NULL);
+	ret = ib_post_send(ch->queue.qp, &wr.wr, NULL);
 	if (ret)
 		return ret;
 	ch->ka.probing = true;
@@ -136,7 +136,7 @@ static void srp_ka_expire(struct srp_channel *ch, int post_err)
 			     ch->idx, jiffies_to_msecs(jiffies - ch->ka.sent),
 			     jiffies_to_msecs(jiffies -
 					      READ_ONCE(ch->ka.last_seen)));
-	ib_modify_qp(ch->qp, &attr, IB_QP_STATE);
+	ib_modify_qp(ch->queue.qp, &attr, IB_QP_STATE);
 	target->ch_ops->lost(ch);
 }
 

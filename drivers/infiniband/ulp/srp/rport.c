@@ -229,8 +229,7 @@ int srp_rport_reconnect(struct srp_rport *rport)
 	srp_target_disconnect(target);
 	target->tmo.last_attempt = jiffies;
 	for (i = 0; i < target->ch_count; i++)
-		if (target->ch[i].qp)
-			ib_drain_qp(target->ch[i].qp);
+		rdi_queue_drain(&target->ch[i].queue);
 	srp_fail_outstanding(target, NULL, DID_RESET);
 	for (i = 0; i < target->ch_count; i++)
 		srp_ch_release(&target->ch[i]);
@@ -347,7 +346,7 @@ static void srp_ch_teardown(struct srp_channel *ch)
 
 	target->cm->disconnect(ch);
 	synchronize_rcu();
-	ib_drain_qp(ch->qp);
+	rdi_queue_drain(&ch->queue);
 	srp_fail_channel(ch, DID_RESET);
 	mutex_lock(&ch->tmf_mutex);
 	srp_ch_release(ch);
@@ -378,7 +377,7 @@ static void srp_ch_retry_work(struct work_struct *work)
 	for (i = 0; i < target->ch_count; i++) {
 		struct srp_channel *ch = &target->ch[i];
 
-		if (!READ_ONCE(ch->connected) && ch->qp)
+		if (!READ_ONCE(ch->connected) && ch->queue.qp)
 			srp_ch_teardown(ch);
 		if (READ_ONCE(ch->connected) && !ch->polled)
 			up++;
@@ -390,7 +389,7 @@ static void srp_ch_retry_work(struct work_struct *work)
 	for (i = 0; i < target->ch_count; i++) {
 		struct srp_channel *ch = &target->ch[i];
 
-		if (READ_ONCE(ch->connected) || ch->qp)
+		if (READ_ONCE(ch->connected) || ch->queue.qp)
 			continue;
 		if (srp_ch_login(ch, true,
 				 msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS)))

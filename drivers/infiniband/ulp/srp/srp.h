@@ -137,26 +137,25 @@ struct srp_keepalive {
  * struct srp_channel - one RC connection to the target
  * @target:      owning target
  * @idx:         index in @target->ch, equal to the blk-mq hw queue index
- * @comp_vector: completion vector of @cq
+ * @comp_vector: completion vector of the channel's CQs
  * @rdma_id:     RDMA/CM id (RDMA/CM logins)
  * @ib_id:       IB CM id (IB CM logins)
  * @path:        path record (IB CM logins)
- * @pd:          PD of @qp and of its MRs: the channel's own, so that the
- *               rkeys it hands out reach memory through @qp alone and a
- *               QP in the error state ends them all; the device's
+ * @pd:          PD of the QP and of its MRs: the channel's own, so that the
+ *               rkeys it hands out reach memory through this QP alone and
+ *               a QP in the error state ends them all; the device's
  *               global-rkey PD (&srp_device.pd) when there is one
- * @qp:          the RC queue pair
+ * @queue:       the RC queue pair and its CQs (rdi_queue_create()):
+ *               receives on a CQ from the pool and sends on one of the
+ *               channel's own, both softirq; of a polled channel one CQ of
+ *               its own for both, IB_POLL_DIRECT
  * @polled:      the channel serves a polled hardware queue (poll_queues):
- *               its one CQ, @cq, is reaped by srp_ch_poll() only; constant
- *               from srp_ch_init()
- * @poll_lock:   protects @cq of a polled channel against its release
- *               while srp_ch_poll() reaps it
- * @cq:          receive completion queue from the CQ pool (softirq); of a
- *               polled channel, its CQ for sends and receives
- *               (IB_POLL_DIRECT)
- * @cq_size:     entries requested for @cq
- * @send_cq:     send completion queue of the channel's own (softirq); NULL
- *               on a polled channel
+ *               its one CQ, @poll_cq, is reaped by srp_ch_poll() only;
+ *               constant from srp_ch_init()
+ * @poll_lock:   protects @poll_cq against the channel's release while
+ *               srp_ch_poll() reaps it
+ * @poll_cq:     the CQ of @queue on a polled channel while it may be
+ *               reaped; NULL otherwise
  * @lock:        protects @free_tx, @held_rx, @req_lim, @connected and
  *               @login
  * @free_tx:     send IUs not in use
@@ -205,12 +204,10 @@ struct srp_channel {
 	struct ib_cm_id		*ib_id;
 	struct sa_path_rec	path;
 	struct ib_pd		*pd;
-	struct ib_qp		*qp;
+	struct rdi_queue	queue;
 	bool			polled;
-	spinlock_t		poll_lock;	/* @cq of a polled channel */
-	struct ib_cq		*cq;
-	unsigned int		cq_size;
-	struct ib_cq		*send_cq;
+	spinlock_t		poll_lock;	/* @poll_cq */
+	struct ib_cq		*poll_cq;
 
 	spinlock_t		lock;	/* free_tx, held_rx, req_lim, connected */
 	struct list_head	free_tx;
