@@ -19,11 +19,9 @@
 #include <linux/nsproxy.h>
 #include <net/addrconf.h>
 #include <net/net_namespace.h>
-#include <scsi/scsi_host.h>
 #include <scsi/scsi_transport_iscsi.h>
 
 #include "iser.h"
-#include "transport.h"
 
 #define ISER_RESOLVE_TIMEOUT_MS	1000
 
@@ -167,31 +165,27 @@ static int iser_netdev_saddr6(struct net *net, struct net_device *ndev,
 }
 
 /**
- * iser_src_addr() - source address of a connection through a host
- * @shost: host iscsid connects through (EP_CONNECT_THROUGH_HOST), or NULL
- * @dst:   target portal
- * @src:   source address to bind, when 1 is returned
+ * iser_src_addr() - source address of a connection bound to a netdev
+ * @name: network device the connection is bound to, or NULL
+ * @dst:  target portal
+ * @src:  source address to bind, when 1 is returned
  *
- * A host whose iface names a network device ("default" is iscsid's word for
- * none) binds the connection to that device's address in the caller's
- * network namespace: for IPv4 its primary address (on @dst's subnet if it
- * has one there), for IPv6 the one source address selection picks on it.
- * Called under scsi_transport_iscsi's netlink mutex, which also serializes
- * iscsid's updates of the host's netdev name.
+ * A connection bound to a network device gets that device's address in
+ * the caller's network namespace: for IPv4 its primary address (on @dst's
+ * subnet if it has one there), for IPv6 the one source address selection
+ * picks on it.
  *
  * Return: 1 with @src set, 0 when the connection is not bound, or a
  * negative errno when the device or a usable address on it is missing.
  */
-static int iser_src_addr(struct Scsi_Host *shost, struct sockaddr *dst,
+static int iser_src_addr(const char *name, struct sockaddr *dst,
 			 struct sockaddr_storage *src)
 {
 	struct sockaddr_in *sin = (struct sockaddr_in *)src;
 	struct net *net = current->nsproxy->net_ns;
-	const char *name;
 	struct net_device *ndev;
 	int ret = 1;
 
-	name = iser_host_netdev(shost);
 	if (!name)
 		return 0;
 	ndev = dev_get_by_name(net, name);
@@ -226,14 +220,19 @@ static int iser_src_addr(struct Scsi_Host *shost, struct sockaddr *dst,
 }
 
 /**
- * iser_ep_connect() - start connecting an endpoint (iscsi_transport op)
- * @shost:        host of the session on reconnects through a host, or NULL
+ * iser_ep_connect() - start connecting an endpoint
+ * @netdev:       network device whose address the connection starts from
+ *                (the iface of the host iscsid connects through), or NULL
+ *                for the address the route picks; read only during the
+ *                call
  * @dst_addr:     target portal
  * @non_blocking: return at once; iscsid polls with ep_poll
  *
+ * The ep_connect of the iscsi_transport (iser_transport_ep_connect()).
+ *
  * Return: the endpoint, or an ERR_PTR.
  */
-struct iscsi_endpoint *iser_ep_connect(struct Scsi_Host *shost,
+struct iscsi_endpoint *iser_ep_connect(const char *netdev,
 				       struct sockaddr *dst_addr,
 				       int non_blocking)
 {
@@ -242,7 +241,7 @@ struct iscsi_endpoint *iser_ep_connect(struct Scsi_Host *shost,
 	struct iser_conn *ic;
 	int has_src, ret;
 
-	has_src = iser_src_addr(shost, dst_addr, &src);
+	has_src = iser_src_addr(netdev, dst_addr, &src);
 	if (has_src < 0)
 		return ERR_PTR(has_src);
 

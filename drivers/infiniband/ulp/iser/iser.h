@@ -291,7 +291,7 @@ int iser_client_register(void);
 void iser_client_unregister(void);
 
 /* ep.c */
-struct iscsi_endpoint *iser_ep_connect(struct Scsi_Host *shost,
+struct iscsi_endpoint *iser_ep_connect(const char *netdev,
 				       struct sockaddr *dst_addr,
 				       int non_blocking);
 int iser_ep_poll(struct iscsi_endpoint *ep, int timeout_ms);

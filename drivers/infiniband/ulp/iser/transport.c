@@ -216,16 +216,15 @@ static void iser_host_set_src(struct Scsi_Host *shost,
 	spin_unlock(&ih->lock);
 }
 
-/**
- * iser_host_netdev() - network device the iface of a host is bound to
- * @shost: a SCSI host, or NULL
- *
- * Return: the netdev name iscsid set on @shost, or NULL when @shost is not
- * an iSER host or names none ("default" is iscsid's word for none). The
- * name is replaced by iscsid's set_host_param: use it only under
- * scsi_transport_iscsi's netlink mutex, as iscsi_transport ops run.
+/*
+ * The network device the iface of @shost (NULL when iscsid connects
+ * without a host) is bound to: the netdev name iscsid set on it, or NULL
+ * when @shost is not an iSER host or names none ("default" is iscsid's
+ * word for none). The name is replaced by iscsid's set_host_param: use it
+ * only under scsi_transport_iscsi's netlink mutex, as iscsi_transport ops
+ * run.
  */
-const char *iser_host_netdev(struct Scsi_Host *shost)
+static const char *iser_host_netdev(struct Scsi_Host *shost)
 {
 	struct iscsi_host *ihost;
 
@@ -236,6 +235,18 @@ const char *iser_host_netdev(struct Scsi_Host *shost)
 	    !strcmp(ihost->netdev, "default"))
 		return NULL;
 	return ihost->netdev;
+}
+
+/*
+ * ep_connect: iscsid connects through @shost (EP_CONNECT_THROUGH_HOST) on
+ * reconnects and when its iface names a network device; the endpoint
+ * starts from that device's address (iser_ep_connect()).
+ */
+static struct iscsi_endpoint *
+iser_transport_ep_connect(struct Scsi_Host *shost, struct sockaddr *dst_addr,
+			  int non_blocking)
+{
+	return iser_ep_connect(iser_host_netdev(shost), dst_addr, non_blocking);
 }
 
 static int iser_get_host_param(struct Scsi_Host *shost,
@@ -602,7 +613,7 @@ static struct iscsi_transport iser_transport = {
 	.cleanup_task		= iser_cleanup_task,
 	.alloc_pdu		= iser_alloc_pdu,
 	.session_recovery_timedout = iscsi_session_recovery_timedout,
-	.ep_connect		= iser_ep_connect,
+	.ep_connect		= iser_transport_ep_connect,
 	.ep_poll		= iser_ep_poll,
 	.ep_disconnect		= iser_ep_disconnect,
 };

@@ -7,9 +7,6 @@
 #ifndef ISER_TRANSPORT_H
 #define ISER_TRANSPORT_H
 
-struct Scsi_Host;
-
-const char *iser_host_netdev(struct Scsi_Host *shost);
 int iser_transport_register(void);
 void iser_transport_unregister(void);
 
