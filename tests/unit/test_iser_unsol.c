@@ -82,4 +82,39 @@ RDI_TEST(unsol_burst_larger_than_descriptors_or_room)
 	EXPECT_EQ(iser_unsol_plan(SEG, SEG, NR_DOUT, ROOM + 1, ROOM), 0);
 }
 
+/*
+ * iser_sq_cmds() with iser/conn.c's numbers: 3 work requests per command,
+ * 1024 Data-Out entries and the drain's 1 set aside, at most 512 commands.
+ * A send queue of 3 * cmds + 1025 entries must never exceed max_qp_wr.
+ */
+#define PER_CMD	3
+#define RESERVED	(ROOM + 1)
+
+RDI_TEST(sq_cmds_fit_the_device)
+{
+	int wr;
+
+	/* soft-RoCE's 1048576 (6.1) and anything large: 512 commands */
+	EXPECT_EQ(iser_sq_cmds(1 << 20, RESERVED, PER_CMD, 512), 512);
+	/* exactly 512 commands and the reserve */
+	EXPECT_EQ(iser_sq_cmds(512 * PER_CMD + RESERVED, RESERVED, PER_CMD, 512),
+		  512);
+	/* one entry fewer: one command fewer, the drain's entry kept */
+	EXPECT_EQ(iser_sq_cmds(512 * PER_CMD + RESERVED - 1, RESERVED, PER_CMD,
+			       512), 511);
+	for (wr = RESERVED + 1; wr < 512 * PER_CMD + RESERVED + 8; wr++)
+		EXPECT(iser_sq_cmds(wr, RESERVED, PER_CMD, 512) * PER_CMD +
+			    RESERVED <= (unsigned int)wr);
+}
+
+/* A device whose queues hold no more than the reserve: no command. */
+RDI_TEST(sq_cmds_small_device)
+{
+	EXPECT_EQ(iser_sq_cmds(1000, RESERVED, PER_CMD, 512), 0);
+	EXPECT_EQ(iser_sq_cmds(RESERVED, RESERVED, PER_CMD, 512), 0);
+	EXPECT_EQ(iser_sq_cmds(RESERVED + PER_CMD, RESERVED, PER_CMD, 512), 1);
+	EXPECT_EQ(iser_sq_cmds(0, RESERVED, PER_CMD, 512), 0);
+	EXPECT_EQ(iser_sq_cmds(-1, RESERVED, PER_CMD, 512), 0);
+}
+
 RDI_TEST_MAIN()

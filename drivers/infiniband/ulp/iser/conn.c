@@ -38,6 +38,7 @@
 
 #include "iser.h"
 #include "trace.h"
+#include "unsol.h"
 
 /*
  * The numeric parameters are range-checked when set, at load or later
@@ -271,9 +272,17 @@ int iser_conn_create_qp(struct iser_conn *ic)
 		goto err_put_dev;
 	}
 
-	ic->max_cmds = min_t(unsigned int, ISER_MAX_CMDS,
-			     (ibdev->attrs.max_qp_wr - ISER_DOUT_WRS) /
-			     ISER_WR_PER_CMD);
+	ic->max_cmds = iser_sq_cmds(ibdev->attrs.max_qp_wr,
+				    ISER_DOUT_WRS + RDI_DRAIN_WRS,
+				    ISER_WR_PER_CMD, ISER_MAX_CMDS);
+	if (ic->max_cmds < ISCSI_TOTAL_CMDS_MIN) {
+		dev_err(&ibdev->dev,
+			"iSER: %d work requests per queue leave room for %u commands, fewer than %d\n",
+			ibdev->attrs.max_qp_wr, ic->max_cmds,
+			ISCSI_TOTAL_CMDS_MIN);
+		ret = -EINVAL;
+		goto err_put_dev;
+	}
 	qattr.cq_mode = RDI_CQ_POOL;
 	qattr.comp_vector = -1;
 	qattr.send_wrs = ic->max_cmds * ISER_WR_PER_CMD + ISER_DOUT_WRS;

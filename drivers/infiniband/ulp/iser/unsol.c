@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
 /*
- * The send queue's room for unsolicited Data-Out PDUs, shared by the
- * commands of a connection.
+ * The send queue of a connection: how many commands it carries next to the
+ * room set aside for unsolicited Data-Out PDUs, and how a command's burst
+ * shares that room with the others'.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -9,6 +10,25 @@
 #include <linux/kernel.h>
 
 #include "unsol.h"
+
+/**
+ * iser_sq_cmds() - how many commands a connection's send queue carries
+ * @max_qp_wr: the device's limit of work requests per queue
+ * @reserved:  entries kept for other work requests (unsolicited Data-Out,
+ *	       the drain)
+ * @per_cmd:   send work requests one command may have posted at once
+ * @max:       the most commands a connection may carry
+ *
+ * Return: the commands whose work requests fit beside @reserved, at most
+ * @max; 0 when @max_qp_wr leaves no room beyond @reserved.
+ */
+unsigned int iser_sq_cmds(int max_qp_wr, unsigned int reserved,
+			  unsigned int per_cmd, unsigned int max)
+{
+	if (max_qp_wr <= 0 || (unsigned int)max_qp_wr <= reserved)
+		return 0;
+	return min(max, ((unsigned int)max_qp_wr - reserved) / per_cmd);
+}
 
 /**
  * iser_unsol_plan() - the unsolicited Data-Out PDUs a write command sends
