@@ -90,6 +90,6 @@ rogue_read_ok() { lab_target_lun_ok $ROGUE_DEV "$@"; }
 # one is under way) and 64 KiB read back carry the pattern.
 rogue_usable() {
 	lab_wait 60 _rogue_disk || { echo "no disk"; return 1; }
-	lab_wait 60 sg_turs /dev/$ROGUE_DEV || { echo "TEST UNIT READY fails"; return 1; }
+	lab_wait 60 lab_tur $ROGUE_DEV || { echo "TEST UNIT READY fails"; return 1; }
 	rogue_read_ok 64K 1
 }

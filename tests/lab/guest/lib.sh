@@ -211,6 +211,12 @@ lab_target_probe_failed() {
 	esac
 }
 
+# lab_tur DEV: one TEST UNIT READY to /dev/DEV; its status. sg_turs
+# --low: trixie's sg3-utils 1.48 sg_turs without it builds no CDB, sends
+# nothing, prints "bad pass-through setup" and exits 0 (Debian bug
+# 1118528); --low is the same command on bookworm's 1.46.
+lab_tur() { sg_turs --low "/dev/$1"; }
+
 # lab_target_lun_ok DEV BS COUNT: COUNT O_DIRECT reads of BS bytes (dd
 # sizes: 64K, 1M) from the start of the target's LUN on DEV; every 512-byte
 # block begins with its LBA (tests/rdma-target/scsi.c).

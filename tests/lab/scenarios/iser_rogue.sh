@@ -85,7 +85,7 @@ if rogue_want datain-status; then
 		rogue_trigger 30 &
 		trig=$!
 		check "$m: the trigger reached the target" lab_target_saw "^STALL conn=1"
-		(for i in $(seq 100); do sg_turs /dev/$ROGUE_DEV || break; done) \
+		(for i in $(seq 100); do lab_tur $ROGUE_DEV || break; done) \
 			>/dev/null 2>&1 &
 		turs=$!
 		check "$m: Data-In with status sent with the receive queue empty" \
