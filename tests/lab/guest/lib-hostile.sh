@@ -144,9 +144,11 @@ hostile_trigger_out() {
 hostile_probe_failed() { lab_target_probe_failed "$@"; }
 
 # hostile_usable: the host answers TEST UNIT READY and one 4 KiB O_DIRECT
-# read of the LUN's start carries the fake target's pattern.
+# read of the LUN's start carries the fake target's pattern. The TUR is
+# lab_tur's (sg_turs --low, which sends one on 6.12 too) under timeout(1),
+# which cannot run a shell function.
 hostile_usable() {
-	timeout 90 sg_turs /dev/$HOSTILE_DEV && hostile_read_ok 4K 1
+	timeout 90 sg_turs --low /dev/$HOSTILE_DEV && hostile_read_ok 4K 1
 }
 
 # hostile_rport_running: the rport is back to running (after a reconnect).
