@@ -701,6 +701,56 @@ void srp_ch_login_start(struct srp_channel *ch)
 }
 
 /**
+ * srp_ch_login_abandon() - break off a login that has nothing left to join
+ * @ch: channel
+ *
+ * A channel logging in with MULTICHAN_MULTI joins the target's live
+ * channels; once the last of them is down the login is moot, and its
+ * waiter may hold the rport mutex that transport recovery needs for as
+ * long as the target stays silent. A login under way is broken
+ * (%SRP_CH_LOGIN_BROKEN, so it fails) and its waiter woken.
+ *
+ * Context: any; takes @ch->lock.
+ */
+void srp_ch_login_abandon(struct srp_channel *ch)
+{
+	unsigned long flags;
+	bool running;
+
+	spin_lock_irqsave(&ch->lock, flags);
+	running = ch->login == SRP_CH_LOGIN_RUNNING;
+	if (running) {
+		ch->login = SRP_CH_LOGIN_BROKEN;
+		complete(&ch->login_done);
+	}
+	spin_unlock_irqrestore(&ch->lock, flags);
+	if (running)
+		shost_printk(KERN_WARNING, ch->target->shost,
+			     "channel %u: login abandoned: no other channel of the target is up\n",
+			     ch->idx);
+}
+
+/**
+ * srp_ch_live_irq() - an interrupt-driven channel of @target that is up
+ * @target: target
+ *
+ * Polled channels do not count: they cannot carry what the others carry,
+ * nor keep a nexus for another channel to join on their own.
+ *
+ * Context: any.
+ * Return: the index of a connected interrupt-driven channel, or -ENOTCONN.
+ */
+int srp_ch_live_irq(struct srp_target *target)
+{
+	unsigned int i;
+
+	for (i = 0; i < srp_irq_ch_count(target); i++)
+		if (READ_ONCE(target->ch[i].connected))
+			return i;
+	return -ENOTCONN;
+}
+
+/**
  * srp_ch_login_broken() - did @ch fail during the login under way?
  * @ch: channel
  *

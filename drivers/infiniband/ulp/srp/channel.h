@@ -80,6 +80,8 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 bool srp_ch_mark_down(struct srp_channel *ch);
 void srp_ch_login_start(struct srp_channel *ch);
 bool srp_ch_login_broken(struct srp_channel *ch);
+void srp_ch_login_abandon(struct srp_channel *ch);
+int srp_ch_live_irq(struct srp_target *target);
 bool srp_ch_mark_up(struct srp_channel *ch);
 void srp_ch_login_end(struct srp_channel *ch);
 void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what);

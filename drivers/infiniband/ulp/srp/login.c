@@ -281,6 +281,18 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 	ch->status = -ETIMEDOUT;
 	ch->login_deadline = ktime_add_ms(ktime_get(), jiffies_to_msecs(timeout));
 	srp_ch_login_start(ch);
+	/*
+	 * A channel that joins needs one to join. Checked once the login runs,
+	 * so that a failure of the last live channel either shows here or
+	 * abandons this login (srp_ch_login_abandon()).
+	 */
+	if (multich && srp_ch_live_irq(target) < 0) {
+		shost_printk(KERN_WARNING, target->shost,
+			     "channel %u: not logging in: no other channel of the target is up\n",
+			     ch->idx);
+		ret = -ENOTCONN;
+		goto err_release;
+	}
 	ret = target->cm->connect(ch, &p);
 	if (ret) {
 		shost_printk(KERN_ERR, target->shost,

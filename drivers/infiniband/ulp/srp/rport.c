@@ -160,11 +160,21 @@ static void srp_tl_err_work(struct work_struct *work)
 	}
 }
 
-/* Start transport recovery from any context: the timers start in a work. */
+/*
+ * Start transport recovery from any context: the timers start in a work,
+ * which takes the rport mutex. A channel logging in again in the
+ * background (srp_ch_retry_work()) holds that mutex while it waits for the
+ * target's answer, and it has nothing left to join now: its wait ends.
+ */
 static void srp_rport_recover(struct srp_target *target)
 {
-	if (READ_ONCE(target->state) != SRP_TARGET_REMOVED)
-		queue_work(system_long_wq, &target->tl_err_work);
+	unsigned int i;
+
+	if (READ_ONCE(target->state) == SRP_TARGET_REMOVED)
+		return;
+	for (i = 0; i < target->ch_count; i++)
+		srp_ch_login_abandon(&target->ch[i]);
+	queue_work(system_long_wq, &target->tl_err_work);
 }
 
 /* Retry the channels that are down after reconnect_delay (at least 1 s). */
@@ -293,7 +303,7 @@ void srp_ch_failed(struct srp_channel *ch)
 {
 	struct srp_target *target = ch->target;
 	struct srp_rport *rport = READ_ONCE(target->rport);
-	unsigned int i;
+	int live;
 
 	/*
 	 * Pairs with the barrier of a failure of another channel at the same
@@ -302,12 +312,11 @@ void srp_ch_failed(struct srp_channel *ch)
 	smp_mb();
 	if (rport && READ_ONCE(target->state) == SRP_TARGET_LIVE &&
 	    READ_ONCE(rport->state) == SRP_RPORT_RUNNING) {
-		for (i = 0; i < srp_irq_ch_count(target); i++) {
-			if (!READ_ONCE(target->ch[i].connected))
-				continue;
+		live = srp_ch_live_irq(target);
+		if (live >= 0) {
 			shost_printk(KERN_WARNING, target->shost,
-				     "channel %u down; channel %u and the others carry on while it logs in again\n",
-				     ch->idx, i);
+				     "channel %u down; channel %d and the others carry on while it logs in again\n",
+				     ch->idx, live);
 			mod_delayed_work(system_long_wq, &target->ch_retry_work,
 					 0);
 			return;
