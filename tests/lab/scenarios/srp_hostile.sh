@@ -77,9 +77,16 @@ hostile_login_fails cm-reject "Connection refused" "rejected"
 # the handler's deadline check the late accept was taken whenever the
 # waiter ran late (boot 20261203-111359, a loaded machine: accept at 21 s,
 # add_target succeeded); this case makes that the rule instead of luck.
+# 6.12's fair server (a deadline server that gives CFS tasks 50 ms of every
+# second on a CPU whatever real-time tasks run there) is switched off on
+# CPU 1 for the loop too: with it the waiter ran on time despite the loop,
+# gave up at 20 s, and the accept found the connection gone (trixie boot
+# 20261203-222619: "no answer to the login request within 20000 ms",
+# the target's "cannot set up verbs resources"). 6.1 has none.
+FAIR_SERVER=/sys/kernel/debug/sched/fair_server/cpu1/runtime
 late_accept() {
 	local m="silent, accepted 1 s after the login timeout, waiter held off the CPU"
-	local rt hog writer rc
+	local rt fair= hog writer rc
 	hostile_fake_start silent -L 21000 || { fail "$m: fake target starts"; return; }
 	taskset -p -c 0 $LAB_TARGET_PID >/dev/null
 	lab_log_mark
@@ -90,6 +97,10 @@ late_accept() {
 	writer=$!
 	if hostile_fake_saw "^LOGIN_REQ n=1" 20; then
 		echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+		if [ -e $FAIR_SERVER ]; then
+			fair=$(cat $FAIR_SERVER)
+			echo 0 > $FAIR_SERVER
+		fi
 		(sleep 12; exec chrt -f 20 timeout 13 \
 			taskset -c 1 chrt -f 10 sh -c 'while :; do :; done') &
 		hog=$!
@@ -100,6 +111,7 @@ late_accept() {
 		kill $hog
 		wait $hog 2>/dev/null
 		echo $rt > /proc/sys/kernel/sched_rt_runtime_us
+		[ -z "$fair" ] || echo $fair > $FAIR_SERVER
 	else
 		fail "$m: the login request reached the fake target"
 	fi
