@@ -135,27 +135,80 @@ fi
 # abort-stall. The reset, and with it the trigger, must not complete
 # before the LOCAL_INV of the trigger's rkey has. Seen failing with the
 # in-tree ib_iser (sg_raw returned before UNSTALL, "PROBE ...
-# status=success": boot 20261203-145438). What this does not show: ours
-# without that rule (31ab4fa) passes too - the reset completes in the
-# kernel at once, but sg_reset and sg_raw return only once the target
-# resumed, so the probe comes after the LOCAL_INV (boot 20261203-142328;
-# tests/rogue-iser/README.md).
+# status=success": boot 20261203-145438).
+#
+# When sg_raw returns is no measure of when the kernel ended the trigger
+# here: ours without the rule (31ab4fa) ended it 5 s before UNSTALL, yet
+# sg_raw returned after it (boot 20261203-142328), and so did the probe
+# asked for then. Nothing on the kernel's reset path waits for the send
+# queue; a process leaves only after close() of /dev/sdX, which takes the
+# disk's open_mutex, and the likely holder is udev: sg_reset's close of
+# /dev/sdX, opened for writing, makes it re-read the partition table
+# (BLKRRPART), under that mutex, with a read that waits behind the stalled
+# send queue (not yet confirmed by a stack dump). So sg_reset goes through
+# the LUN's sg node, which udev does not watch, and the kernel's own count
+# says when the trigger ended, whatever user space does: the SCSI midlayer
+# counts a failed command in the device's ioerr_cnt as it completes it.
+# If that count moves before UNSTALL, the probe is asked for at once: the
+# command has completed, its rkey must already be unreachable (invalid, or
+# the QP in error). udev is let settle first, so that nothing else of the
+# LUN is in flight or fails meanwhile.
+
+# rogue_ioerr: the rogue LUN's ioerr_cnt.
+rogue_ioerr() { cat /sys/block/$ROGUE_DEV/device/ioerr_cnt; }
+
+# rogue_sg: the sg node of the rogue LUN.
+rogue_sg() { ls /sys/block/$ROGUE_DEV/device/scsi_generic/ 2>/dev/null | head -1; }
+
+# rogue_reset_ended MODE BASE: wait until the kernel ended the trigger
+# (ioerr_cnt is no longer BASE) or the target resumed. Ended before the
+# target resumed: ask for the probe at once, and it must fail. ioerr_cnt
+# is read before the target's log, so a count that moved before UNSTALL
+# was logged is never taken for one that moved after.
+rogue_reset_ended() {
+	local m=$1 base=$2 end=$((SECONDS + 30 * ${LAB_SLOWDOWN:-1})) now
+	while :; do
+		now=$(rogue_ioerr)
+		if grep -q "^UNSTALL conn=1" $ROGUE_LOG; then
+			pass "$m: the kernel ended the trigger only after the target resumed"
+			return 0
+		fi
+		if [ "$now" != "$base" ]; then
+			kill -USR1 $LAB_TARGET_PID
+			check "$m: ended in the kernel with the target stalled (ioerr_cnt $base -> $now): the probe fails" \
+				lab_target_probe_failed 20
+			return 0
+		fi
+		if [ $SECONDS -ge $end ]; then
+			fail "$m: neither the trigger ended nor the target resumed" \
+				"ioerr_cnt $now"
+			return 1
+		fi
+		sleep 0.2
+	done
+}
+
 # rogue_reset_stall MODE SG_RESET_OPT FUNC NAME
 rogue_reset_stall() {
-	local m=$1 opt=$2 func=$3 name=$4 trig rst rc
+	local m=$1 opt=$2 func=$3 name=$4 trig rst rc sg base
 	rogue_want $m || return 0
 	rogue_start $m -s 5
 	if rogue_login; then
+		check "$m: udev settled" udevadm settle -t 60
+		sg=$(rogue_sg)
+		check "$m: the LUN has an sg node" test -n "$sg"
+		base=$(rogue_ioerr)
 		rogue_trigger 120 &
 		trig=$!
 		check "$m: the trigger is held" lab_target_saw "^HELD conn=1"
-		timeout 120 sg_reset -N $opt /dev/$ROGUE_DEV >/tmp/sg_reset.out 2>&1 &
+		timeout 120 sg_reset -N $opt /dev/$sg >/tmp/sg_reset.out 2>&1 &
 		rst=$!
 		check "$m: its $name came, the receive queue drains" \
 			eval "lab_target_saw '^TMF conn=1 func=$func ' 60 &&
 			      lab_target_saw '^STALL conn=1'"
 		check "$m: answered with the receive queue empty" \
 			lab_target_saw "^TMF_RSP conn=1" 30
+		rogue_reset_ended $m "$base"
 		rogue_stall_end $m $trig "-ne 0"
 		wait $rst
 		rc=$?
