@@ -18,6 +18,9 @@
 #     of the drop, no I/O takes longer than that + 2 s (fio's maximum
 #     latency), no verify error, the keep-alive message is logged;
 #     restored, the path comes back (rport running, dm path active).
+#     On 6.12 soft-RoCE fails a busy cut path's QPs itself, within
+#     seconds (lab_rxe_fails_cut_qps), so there the first failure of the
+#     path (keep-alive or flushed completion) must come within K + 2 s.
 #  3. No false positives: fio verify on both maps for KA_SOAK_SECS (no
 #     more probes than idle channels send); then a LUN that takes
 #     KA_SLOW_MS to answer a read (LIO iblock on dm-delay): no keep-alive
@@ -157,6 +160,13 @@ ka_rxe_snap() {
 	devs=$(IFS=,; echo "${PATH_RXEI[*]},${PATH_RXET[*]}")
 	cs=sent_pkts,completer_retry_err,rcvd_seq_err,duplicate_request,out_of_seq_request,retry_exceeded_err
 	eval grep -H . "/sys/class/infiniband/{$devs}/ports/1/hw_counters/{$cs}" 2>/dev/null |
+		sed 's|^/sys/class/infiniband/\([^/]*\)/ports/1/hw_counters/\([^:]*\):|\1:\2 |'
+}
+# ka_rxe_all: every hw counter of both paths' rxe devices, as ka_rxe_snap.
+ka_rxe_all() {
+	local devs
+	devs=$(IFS=,; echo "${PATH_RXEI[*]},${PATH_RXET[*]}")
+	eval grep -H . "/sys/class/infiniband/{$devs}/ports/1/hw_counters/*" 2>/dev/null |
 		sed 's|^/sys/class/infiniband/\([^/]*\)/ports/1/hw_counters/\([^:]*\):|\1:\2 |'
 }
 # ka_rxe_delta BEFORE AFTER: the counters that changed, "name +n" (sent_pkts
@@ -315,6 +325,7 @@ fio --name=cut --filename=/dev/mapper/$MAP --direct=1 --ioengine=libaio \
 fpid=$!
 check "fio runs over path 0 ($d0)" lab_disk_moves $d0 30
 lab_log_mark
+rxa0=$(ka_rxe_all)
 lab_path_cut 0
 KA_T0=$EPOCHREALTIME
 lab_note "path 0 cut under fio"
@@ -332,13 +343,21 @@ kdelay=$([ -n "$kmsg" ] && ka_sub "$kmsg" "$kmark")
 lab_note "path 0 under fio: rport left running after ${KA_AT[c_rport_down]} s, dm failed" \
 	"the path after ${KA_AT[c_dm_failed]} s, keep-alive message after ${kdelay:-never} s (kernel clock)"
 lab_log_since | grep -E "$(ka_msg_re $h0)|Failing path|host$h0" | head -8
+lab_note "soft-RoCE counters that moved: $(ka_rxe_delta "$rxa0" "$(ka_rxe_all)")"
 if ours; then
 	check "path 0's rport leaves running within K + fast_io_fail_tmo + 2 = $FAIL_BOUND s (${KA_AT[c_rport_down]} s)" \
 		ka_within "${KA_AT[c_rport_down]}" $FAIL_BOUND
 	check "dm fails path 0 ($d0) within $FAIL_BOUND s of the drop (${KA_AT[c_dm_failed]} s)" \
 		ka_within "${KA_AT[c_dm_failed]}" $FAIL_BOUND
-	check "the keep-alive failed the path: message within K + 2 = $IDLE_BOUND s (${kdelay:-never} s)" \
-		ka_within "$kdelay" $IDLE_BOUND
+	if lab_rxe_fails_cut_qps; then
+		kfail=$(ka_ktime "$(ka_msg_re $h0)|scsi host$h0: channel [0-9]+: [A-Z_]+ failed: ")
+		kfail=$([ -n "$kfail" ] && ka_sub "$kfail" "$kmark")
+		check "the path failed within K + 2 = $IDLE_BOUND s (${kfail:-never} s; keep-alive message ${kdelay:-never}: soft-RoCE fails the QPs first on $(uname -r))" \
+			ka_within "$kfail" $IDLE_BOUND
+	else
+		check "the keep-alive failed the path: message within K + 2 = $IDLE_BOUND s (${kdelay:-never} s)" \
+			ka_within "$kdelay" $IDLE_BOUND
+	fi
 else
 	check "dm fails path 0 ($d0) (after ${KA_AT[c_dm_failed]} s; no keep-alive in-tree)" c_dm_failed
 fi
