@@ -43,6 +43,24 @@ lab_log_mark() {
 	echo "<6>$LAB_LOG_MARK" > /dev/kmsg
 }
 lab_log_since() { dmesg | sed -n "/$LAB_LOG_MARK/,\$p"; }
+
+# lab_udev_settle SECS: udev's event queue drains within SECS; if not,
+# udevd's workers, multipathd and what they run are listed with where they
+# wait (wchan and kernel stack), for the failure it is part of.
+lab_udev_settle() {
+	local p
+	udevadm settle -t "$1" && return 0
+	echo "udev's queue did not drain in $1 s; udevd, multipathd and their children:"
+	for p in $(pgrep -x systemd-udevd; pgrep -x multipathd); do
+		ps -o pid,ppid,stat,wchan:32,etimes,args --ppid "$p" -p "$p"
+		for c in $(ls /proc/$p/task) $(pgrep -P "$p"); do
+			echo "kernel stack of $c:"
+			cat /proc/$c/stack 2>/dev/null
+		done
+	done
+	return 1
+}
+
 # lab_log_count REGEX: messages since the mark matching REGEX.
 lab_log_count() { lab_log_since | grep -Ec "$1"; }
 # lab_log_has REGEX: one matches; if none does, show the last messages.

@@ -502,13 +502,23 @@ fi
 # Away with it: no delay, the SCSI device, the LUN, the backstore.
 ka_delay 0
 udevadm control --start-exec-queue
-udevadm settle
+# Seen twice (a CI run, boot 20261203-233546 on 6.1): udev's queue did not
+# drain in 120 s here, and the dmsetup remove below then waited for udev for
+# ever (killed at the cap: "waiting in: dmsetup remove kaslow [S
+# do_semtimedop]", no task blocked in the kernel). Not understood yet: the
+# check names udev's and multipathd's waits when it fails, and the removal
+# then goes on without udev, so the boot's later scenarios are not poisoned.
+check "udev's queue drains once the slow LUN is fast again" lab_udev_settle 120
 echo 1 > /sys/block/$ds/device/delete
 lab_wait 30 sh -c "[ -z \"\$(ls -d /sys/class/scsi_host/host$h1/device/target*/$h1:0:0:2 2>/dev/null)\" ]"
 rm -f $acl/lun_2/lun_2 && rmdir $acl/lun_2
 rm -f $tpg/lun/lun_2/kaslow && rmdir $tpg/lun/lun_2
 rmdir $bs $CFS/core/iblock_90
-dmsetup remove kaslow
+if ! timeout 60 dmsetup remove kaslow; then
+	lab_note "dmsetup remove kaslow: no answer from udev in 60 s; removing without udev sync"
+	dmsetup remove --noudevsync kaslow
+	dmsetup udevcomplete_all -y
+fi
 losetup -d "$lo"
 rm -f /tmp/ka-slow.img
 check "slow LUN removed (target and initiator)" \
