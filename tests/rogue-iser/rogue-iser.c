@@ -65,6 +65,16 @@
 #define MAX_TASKS	128		/* writes collecting data at once */
 #define WBUF		(256 * 1024)	/* largest write we take (MaxBurstLength) */
 #define OUR_MRDSL	8192		/* MaxRecvDataSegmentLength we declare */
+/*
+ * sq-overflow: libiscsi's task tags are the index of the task in the
+ * session's pool in the low bits (ISCSI_ITT_MASK) and the session's age
+ * above; the pool hands out its free tasks first in, first out.
+ */
+#define ITT_INDEX	0x1fff
+#define POOL_MAX	(ITT_INDEX + 1)
+#define OVF_FORESEEN	512	/* allocations foreseen in a row before the stall */
+#define OVF_ROUND_MS	400	/* between two rounds of answers */
+#define OVF_ROUNDS	1000	/* rounds before giving up */
 
 /* iSER header flags, CM private data flags (RFC 7145) */
 #define ISER_CTRL	0x10
@@ -86,6 +96,7 @@ enum mode {
 	M_OK, M_DATAIN_STATUS, M_INV_OTHER, M_INV_UNOFFERED, M_DSL_OVER,
 	M_AHS_OVERRUN, M_BAD_OPCODE, M_LOGIN_HUGE, M_NOPIN_DATA, M_ASYNC_BAD,
 	M_SMALL_MRDSL, M_ABORT_STALL, M_LUN_RESET_STALL, M_TARGET_RESET_STALL,
+	M_SQ_OVERFLOW,
 };
 
 /* Task management functions (RFC 7143 section 11.5.1) */
@@ -110,6 +121,7 @@ static const struct {
 	{ "abort-stall", M_ABORT_STALL, "hold the trigger; when an ABORT TASK names it, let the receive queue run empty (NOP-Ins the initiator answers use it up, one answer more waits), answer \"function complete\", repost the receives -s seconds later" },
 	{ "lun-reset-stall", M_LUN_RESET_STALL, "as abort-stall, for the LOGICAL UNIT RESET that comes while the trigger is held" },
 	{ "target-reset-stall", M_TARGET_RESET_STALL, "as abort-stall, for the TARGET WARM RESET that comes while the trigger is held" },
+	{ "sq-overflow", M_SQ_OVERFLOW, "under a write load of -q commands at once, once it foresees which task the initiator uses next: let the receive queue run empty, then answer, -q at a time, the commands the initiator keeps posting behind the SEND that waits, without seeing them" },
 };
 
 /* A write collecting its unsolicited data. */
@@ -149,6 +161,18 @@ struct iconn {
 	struct rt_probe	lied;
 	int		held;		/* inv-other, *-stall: a held trigger */
 	uint32_t	held_itt, held_rkey;
+	/*
+	 * sq-overflow: the initiator's pool of free tasks as this
+	 * connection saw it, oldest first (pool_free[pool_head], pool_n of
+	 * them); tasks never used yet are not in it: pool_fresh is the
+	 * index the next of those has
+	 */
+	uint32_t	pool_free[POOL_MAX];
+	unsigned int	pool_head, pool_n;
+	uint32_t	pool_fresh;
+	int		pool_started, pool_wrapped;
+	unsigned int	foreseen;	/* allocations foreseen in a row */
+	unsigned int	rounds, unseen;	/* rounds of answers, commands answered */
 };
 
 /*
@@ -159,7 +183,7 @@ struct iconn {
  * goes out (SENT) and -s seconds later the buffers are reposted.
  */
 enum stall { STALL_NONE, STALL_RUN_DRY, STALL_DRAIN, STALL_LAST_PING,
-	     STALL_SENT };
+	     STALL_SENT, STALL_OVF_DRY, STALL_OVF_ROUNDS, STALL_OVF_DONE };
 
 static struct iconn *iser(const struct conn *c)
 {
@@ -171,6 +195,8 @@ static const char *mode_name;
 static int lie_op = 0xc0;
 static int lies_left = 1;
 static int stall_secs = 5;
+static unsigned int ovf_depth = 32;
+static int ovf_done;
 static volatile sig_atomic_t probe_req;
 
 /*
@@ -187,6 +213,75 @@ static int stall_tmf(void)
 		return TMF_LUN_RESET;
 	case M_TARGET_RESET_STALL:
 		return TMF_TARGET_WARM_RESET;
+	default:
+		return 0;
+	}
+}
+
+/* ---- sq-overflow: the initiator's task pool ---- */
+
+/* The pool hands out the task with tag ITT, which we received. */
+static void pool_alloc(struct conn *c, uint32_t itt)
+{
+	struct iconn *ic = iser(c);
+	uint32_t idx = itt & ITT_INDEX;
+	unsigned int i, j;
+
+	if (!ic->pool_started || (!ic->pool_wrapped && idx == ic->pool_fresh)) {
+		/* never used: they come in the order of their index */
+		ic->pool_started = 1;
+		ic->pool_fresh = idx + 1;
+		return;
+	}
+	if (!ic->pool_wrapped) {
+		ic->pool_wrapped = 1;
+		say("POOL conn=%d every task used once: %u of them", c->n,
+		    ic->pool_fresh);
+	}
+	if (ic->pool_n && ic->pool_free[ic->pool_head] == itt) {
+		ic->pool_head = (ic->pool_head + 1) % POOL_MAX;
+		ic->pool_n--;
+		ic->foreseen++;
+		return;
+	}
+	/* not foreseen: forget it wherever it is, start counting again */
+	ic->foreseen = 0;
+	for (i = 0; i < ic->pool_n; i++) {
+		if (ic->pool_free[(ic->pool_head + i) % POOL_MAX] != itt)
+			continue;
+		for (j = i; j + 1 < ic->pool_n; j++)
+			ic->pool_free[(ic->pool_head + j) % POOL_MAX] =
+				ic->pool_free[(ic->pool_head + j + 1) % POOL_MAX];
+		ic->pool_n--;
+		break;
+	}
+}
+
+/* Our PDU frees the task with tag ITT once the initiator reads it. */
+static void pool_free(struct conn *c, uint32_t itt)
+{
+	struct iconn *ic = iser(c);
+
+	if (ic->pool_n == POOL_MAX)
+		return;
+	ic->pool_free[(ic->pool_head + ic->pool_n) % POOL_MAX] = itt;
+	ic->pool_n++;
+}
+
+/* Does PDU (HDRS bytes) end the initiator task it names? */
+static int pdu_frees_task(const uint8_t *pdu)
+{
+	const uint8_t *b = pdu + ISER_HDR;
+
+	switch (b[0] & 0x3f) {
+	case OP_SCSI_RSP:
+	case OP_TMF_RSP:
+	case OP_LOGOUT_RSP:
+		return 1;
+	case OP_DATA_IN:
+		return b[1] & 0x01;		/* S: with the status */
+	case OP_NOP_IN:
+		return get_be32(b + 16) != 0xffffffff;
 	default:
 		return 0;
 	}
@@ -216,6 +311,12 @@ static int send_pdu_inv(struct conn *c, const uint8_t *pdu,
 		say("ERROR conn=%d a PDU with %u bytes of data does not fit a send slot",
 		    c->n, len);
 		return -1;
+	}
+	if (pdu_frees_task(pdu)) {
+		uint32_t itt;
+
+		memcpy(&itt, pdu + ISER_HDR + 16, 4);
+		pool_free(c, itt);
 	}
 	slot = rt_next_slot(c);
 	buf = rt_send_buf(c, slot);
@@ -792,6 +893,21 @@ static void on_recv(struct conn *c, const uint8_t *pdu, uint32_t len)
 		if ((int32_t)(sn + 1 - ic->exp_cmdsn) > 0)
 			ic->exp_cmdsn = sn + 1;
 	}
+	if (op == OP_SCSI_CMD || op == OP_TMF || op == OP_LOGOUT ||
+	    (op == OP_NOP_OUT && get_be32(b + 16) != 0xffffffff)) {
+		uint32_t itt;
+
+		memcpy(&itt, b + 16, 4);
+		pool_alloc(c, itt);
+		if (mode == M_SQ_OVERFLOW && !ovf_done &&
+		    ic->foreseen >= OVF_FORESEEN) {
+			ovf_done = 1;
+			ic->stall = STALL_OVF_DRY;
+			ic->stall_t = now_ms();
+			say("STALL conn=%d receive queue running dry (%u posted), %u allocations foreseen",
+			    c->n, c->rx_posted, ic->foreseen);
+		}
+	}
 	switch (op) {
 	case OP_LOGIN:
 		on_login(c, b, data, dlen);
@@ -850,6 +966,40 @@ static void stall_send(struct conn *c)
 }
 
 /*
+ * sq-overflow: the receive queue is empty and the initiator's next SEND
+ * waits for receiver-not-ready retries, and with it everything it posts
+ * behind. It still reads what we send: answer GOOD to the ovf_depth
+ * commands it has posted since, unseen, which took the tasks at the head
+ * of its pool; their tasks are free again, new commands take the next
+ * ones, each one more work request on its send queue.
+ */
+static void ovf_round(struct conn *c)
+{
+	struct iconn *ic = iser(c);
+	struct scsi_result good = {};
+	unsigned int i;
+	uint32_t itt;
+
+	if (ic->rounds == OVF_ROUNDS || ic->pool_n < ovf_depth) {
+		say("OVERFLOW conn=%d gave up after %u rounds, %u commands answered unseen (%u tasks free)",
+		    c->n, ic->rounds, ic->unseen, ic->pool_n);
+		ic->stall = STALL_OVF_DONE;
+		return;
+	}
+	for (i = 0; i < ovf_depth; i++) {
+		itt = ic->pool_free[ic->pool_head];
+		ic->pool_head = (ic->pool_head + 1) % POOL_MAX;
+		ic->pool_n--;
+		ic->exp_cmdsn++;
+		scsi_rsp(c, itt, &good, 0, 0, 0);
+	}
+	ic->unseen += ovf_depth;
+	if (!(++ic->rounds % 16))
+		say("OVERFLOW conn=%d round %u: %u commands answered unseen",
+		    c->n, ic->rounds, ic->unseen);
+}
+
+/*
  * datain-status and the *-stall modes (enum stall): once every receive
  * buffer is used and the initiator's next SEND waits for receiver-not-ready
  * retries (and so does everything it posts behind it, a LOCAL_INV too),
@@ -888,6 +1038,24 @@ static void stall_tick(struct conn *c)
 	case STALL_LAST_PING:
 		if (now - ic->stall_t >= 500)
 			stall_send(c);
+		break;
+	case STALL_OVF_DRY:
+		/* as RUN_DRY; our answers meanwhile are the usual ones */
+		if (c->rx_posted) {
+			ic->stall_t = now;
+		} else if (now - ic->stall_t >= 500) {
+			say("OVERFLOW conn=%d receive queue empty: answering %u commands at a time unseen",
+			    c->n, ovf_depth);
+			ic->stall = STALL_OVF_ROUNDS;
+		}
+		break;
+	case STALL_OVF_ROUNDS:
+		if (now - ic->stall_t >= OVF_ROUND_MS) {
+			ic->stall_t = now;
+			ovf_round(c);
+		}
+		break;
+	case STALL_OVF_DONE:
 		break;
 	case STALL_SENT:
 		if (now - ic->stall_t < stall_secs * 1000LL)
@@ -997,13 +1165,15 @@ static void usage(void)
 	unsigned int i;
 
 	fprintf(stderr,
-		"usage: rogue-iser [-a ADDR] [-p PORT] [-o OPCODE|any] [-n COUNT] [-s SECS] MODE\n"
+		"usage: rogue-iser [-a ADDR] [-p PORT] [-o OPCODE|any] [-n COUNT] [-s SECS] [-q DEPTH] MODE\n"
 		"  -a ADDR    listen address (default 0.0.0.0)\n"
 		"  -p PORT    RDMA/CM port (default 3261)\n"
 		"  -o OPCODE  CDB opcode whose answer lies (default 0xc0; any: every one)\n"
 		"  -n COUNT   lie to the first COUNT such commands, -1 all (default 1)\n"
 		"  -s SECS    datain-status and the *-stall modes: hold the receive\n"
 		"             queue empty this long (default 5)\n"
+		"  -q DEPTH   sq-overflow: commands the initiator keeps posted at once\n"
+		"             (default 32)\n"
 		"SIGUSR1: the stale-rkey probe, an RDMA WRITE to the read buffer of the\n"
 		"         last command lied about on each connection\n"
 		"modes:\n");
@@ -1025,7 +1195,7 @@ int main(int argc, char **argv)
 	char what[128];
 	unsigned int i;
 
-	while ((opt = getopt(argc, argv, "a:p:o:n:s:h")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:o:n:s:q:h")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -1042,6 +1212,11 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			stall_secs = strtol(optarg, NULL, 0);
+			break;
+		case 'q':
+			ovf_depth = strtoul(optarg, NULL, 0);
+			if (!ovf_depth || ovf_depth > POOL_MAX)
+				usage();
 			break;
 		default:
 			usage();

@@ -353,6 +353,57 @@ if rogue_want small-mrdsl; then
 	rogue_logout_check "$m: logout"
 fi
 
+# Issue 16: a target that stalls the initiator's send queue must not be
+# able to overflow it. The rogue target lets its receive queue run empty
+# under a load of 4 KiB writes (QD 32, all immediate data, nothing
+# registered), so the initiator's next SEND waits for receiver-not-ready
+# retries, and so does everything posted behind it. It keeps reading what
+# the target sends: the target answers GOOD, 32 at a time, the commands
+# it cannot see, by the task tags libiscsi hands out next (its pool is
+# first in, first out; the target learnt its order from the commands it
+# saw). Each answer frees a task whose SEND still waits, and the next
+# write takes a task and posts one more SEND behind it. With the ib_iser
+# before this mode, the send queue filled up ("posting a command failed:
+# -12") and the report of that failure, made under libiscsi's forward
+# lock, took that lock again: the guest locked up (RCU stall, fio
+# spinning in iscsi_conn_failure() from iser_xmit_task(); boot
+# 20261203-232442). Now a task whose work requests have not completed is
+# not handed out again, the queue never holds more than its room, and
+# the target soon answers a task the initiator has not sent: the
+# connection fails on that, and recovers.
+if rogue_want sq-overflow; then
+	m=sq-overflow
+	rogue_start $m -q 32
+	if rogue_login; then
+		udevadm settle
+		lab_log_mark
+		fio --name=ovf --filename=/dev/$ROGUE_DEV --rw=randwrite --bs=4k \
+			--iodepth=32 --ioengine=libaio --direct=1 --size=8m \
+			--time_based --runtime=600 >/tmp/ovf-fio.out 2>&1 &
+		load=$!
+		check "$m: the target foresaw the initiator's tasks, stalled" \
+			lab_target_saw "^STALL conn=1" 120
+		check "$m: it answers commands it cannot see" \
+			lab_target_saw "^OVERFLOW conn=1 receive queue empty" 60
+		check "$m: the session logged in again" \
+			lab_target_saw "^LOGGED_IN conn=2" 180
+		check "$m: kernel log: the answer to a task never sent" \
+			lab_log_has "$IP0:$ROGUE_PORT: PDU opcode 0x21 .*unknown task tag"
+		check "$m: no post to the send queue failed" \
+			lab_log_lacks "posting (a command|Data-Out|the invalidation)"
+		kill $load 2>/dev/null
+		wait $load
+		# not rogue_usable: the load overwrote the LBA pattern it reads
+		check "$m: the disk answers TEST UNIT READY" \
+			eval 'lab_wait 60 _rogue_disk && lab_wait 60 lab_tur $ROGUE_DEV'
+		check "$m: fio verify randrw QD32" lab_fio_verify "$ROGUE_DEV" \
+			--size=8m --iodepth=32 --bsrange=4k-128k
+	else
+		fail "$m: login"
+	fi
+	rogue_logout_check "$m: logout"
+fi
+
 # After all that, a correct target again: fio verify passes.
 if rogue_want ok; then
 	rogue_start ok

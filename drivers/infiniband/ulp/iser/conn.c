@@ -11,7 +11,7 @@
  *      drain completes locally once the QP is in the error state.
  *   2. iser_conn_put() drops a reference; the last one (endpoint
  *      disconnected and iscsi_conn unbound) queues the release on
- *      iser_release_wq, which destroys the cm_id first, so no CM event can
+ *      iser_conn_wq, which destroys the cm_id first, so no CM event can
  *      run, then MR pool, QP, CQ, buffers and the device.
  *
  * The release is asynchronous because rdma_destroy_id() waits until the
@@ -86,8 +86,11 @@ static DEFINE_MUTEX(iser_conns_mutex);	/* protects iser_conns, iser_conn.removin
 /* Woken whenever a connection is unbound from its iscsi_conn. */
 static DECLARE_WAIT_QUEUE_HEAD(iser_unbind_wq);
 
-/* Releases of connections whose last reference is gone (iser_conn_put()). */
-static struct workqueue_struct *iser_release_wq;
+/*
+ * Failure reports (iser_conn_error()) and releases of connections whose
+ * last reference is gone (iser_conn_put()).
+ */
+static struct workqueue_struct *iser_conn_wq;
 
 static void iser_err_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -128,6 +131,38 @@ static void iser_conn_release_work(struct work_struct *work)
 	kfree(ic);
 }
 
+/*
+ * What iser_conn_error() and iser_conn_fence() asked for, in process
+ * context: the QP to the error state, the failure to libiscsi. Under
+ * state_mutex, against iser_conn_terminate() and the unbind, which clears
+ * iscsi_conn under it before libiscsi may free the connection: a report
+ * queued before either finds them done and has nothing left to do. The
+ * reference taken when the work was queued keeps @ic.
+ */
+static void iser_conn_err_work(struct work_struct *work)
+{
+	struct iser_conn *ic = container_of(work, struct iser_conn, err_work);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	bool live;
+	int ret;
+
+	mutex_lock(&ic->state_mutex);
+	live = ic->state == ISER_CONN_UP || ic->state == ISER_CONN_TERMINATING;
+	if (test_and_clear_bit(ISER_CONN_F_FENCE, &ic->flags) && live &&
+	    !test_bit(ISER_CONN_F_DRAINED, &ic->flags)) {
+		ret = ib_modify_qp(ic->queue.qp, &attr, IB_QP_STATE);
+		if (ret)
+			dev_err(&ic->dev->ib_dev->dev,
+				"%pISpc: moving the QP to the error state failed: %d\n",
+				&ic->cm_id->route.addr.dst_addr, ret);
+	}
+	if (test_and_clear_bit(ISER_CONN_F_REPORT, &ic->flags) && live &&
+	    ic->iscsi_conn)
+		iscsi_conn_failure(ic->iscsi_conn, ISCSI_ERR_CONN_FAILED);
+	mutex_unlock(&ic->state_mutex);
+	iser_conn_put(ic);
+}
+
 /**
  * iser_conn_alloc() - allocate an unconnected iSER connection
  *
@@ -145,6 +180,7 @@ struct iser_conn *iser_conn_alloc(void)
 		return NULL;
 	}
 	kref_init(&ic->ref);
+	INIT_WORK(&ic->err_work, iser_conn_err_work);
 	INIT_WORK(&ic->release_work, iser_conn_release_work);
 	mutex_init(&ic->state_mutex);
 	init_completion(&ic->established);
@@ -383,7 +419,7 @@ static void iser_conn_release(struct kref *ref)
 {
 	struct iser_conn *ic = container_of(ref, struct iser_conn, ref);
 
-	queue_work(iser_release_wq, &ic->release_work);
+	queue_work(iser_conn_wq, &ic->release_work);
 }
 
 /**
@@ -411,49 +447,90 @@ void iser_conn_put(struct iser_conn *ic)
  */
 void iser_conn_flush_releases(void)
 {
-	flush_workqueue(iser_release_wq);
+	flush_workqueue(iser_conn_wq);
 }
 
 /**
- * iser_conn_wq_create() - create the workqueue connection releases run on
+ * iser_conn_wq_create() - create the workqueue of failure reports and
+ *	connection releases
  *
  * Unbound, at the default concurrency (hundreds of works): a release
  * waiting for one fabric must not hold up the release of a connection on
- * another.
+ * another, nor a failure report.
  *
  * Return: 0 or -ENOMEM.
  */
 int iser_conn_wq_create(void)
 {
-	iser_release_wq = alloc_workqueue("ib_iser_release",
-					  WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
-	return iser_release_wq ? 0 : -ENOMEM;
+	iser_conn_wq = alloc_workqueue("ib_iser_conn",
+				       WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	return iser_conn_wq ? 0 : -ENOMEM;
 }
 
 /**
- * iser_conn_wq_destroy() - run the releases still queued, then free the
- * workqueue; undoes iser_conn_wq_create()
+ * iser_conn_wq_destroy() - run the reports and releases still queued,
+ * then free the workqueue; undoes iser_conn_wq_create()
  */
 void iser_conn_wq_destroy(void)
 {
-	destroy_workqueue(iser_release_wq);
+	destroy_workqueue(iser_conn_wq);
+}
+
+/* Run iser_conn_err_work() soon; it drops the reference taken here. */
+static void iser_conn_err_queue(struct iser_conn *ic)
+{
+	kref_get(&ic->ref);
+	if (!queue_work(iser_conn_wq, &ic->err_work))
+		iser_conn_put(ic);
 }
 
 /**
  * iser_conn_error() - report a connection failure to libiscsi, once
- * @ic: connection that saw a failed completion or a CM disconnect
+ * @ic: connection that saw a failed completion, a failed post, a bad PDU
+ *      or a CM disconnect
  *
- * Context: any.
+ * Marks the connection failed at once: nothing more is posted or
+ * delivered on it. The report itself, iscsi_conn_failure(), takes
+ * libiscsi's forward lock, which the transmit path holds when a post
+ * fails there, and which task cleanup may hold, or hold back_lock under
+ * (libiscsi takes the forward lock first): so it is made by
+ * iser_conn_err_work(), never by the caller.
+ *
+ * Context: any; the caller holds a reference on @ic, or @ic is bound, or
+ * it was terminated (then this does nothing).
  */
 void iser_conn_error(struct iser_conn *ic)
 {
-	struct iscsi_conn *conn = READ_ONCE(ic->iscsi_conn);
-
 	if (test_and_set_bit(ISER_CONN_F_ERROR, &ic->flags))
 		return;
 	rdi_stat_add(&ic->stats, RDI_STAT_ERRORS, 1);
-	if (conn)
-		iscsi_conn_failure(conn, ISCSI_ERR_CONN_FAILED);
+	set_bit(ISER_CONN_F_REPORT, &ic->flags);
+	iser_conn_err_queue(ic);
+}
+
+/**
+ * iser_conn_fence() - fail a connection that left an rkey valid
+ * @ic: connection a LOCAL_INV could not be posted on, for a command that
+ *      completes anyway
+ *
+ * The command's pages go back to their owner while the target may still
+ * reach them through the rkey, until the QP leaves RTS. That cannot be
+ * done here: ib_modify_qp() may sleep (mlx5 takes a mutex and waits for
+ * the firmware) and rdma_disconnect() does, while task cleanup runs under
+ * libiscsi's spinlocks. So iser_conn_err_work() moves the QP to the error
+ * state first thing, before it reports the failure, rather than leaving
+ * it to iscsid's disconnect; the window is that work's latency. A failed
+ * post is not expected: the send queue has room for every work request
+ * a task may have posted (iser_alloc_pdu()), so this is a QP the device
+ * refuses posts on.
+ *
+ * Context: any, as iser_conn_error().
+ */
+void iser_conn_fence(struct iser_conn *ic)
+{
+	set_bit(ISER_CONN_F_FENCE, &ic->flags);
+	iser_conn_err_queue(ic);
+	iser_conn_error(ic);
 }
 
 /**

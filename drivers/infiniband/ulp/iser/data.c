@@ -126,6 +126,16 @@ err_unmap:
 	return n;
 }
 
+static void iser_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct iser_task *it = container_of(wc->wr_cqe, struct iser_task,
+					    inv_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		iser_wc_error(wc, "registration/invalidation");
+	atomic_dec(&it->wrs);
+}
+
 /**
  * iser_data_release() - invalidate and unmap a command's data
  * @ic: connection the command went out on
@@ -138,9 +148,11 @@ err_unmap:
  * in RTS until iscsid's disconnect drains it. Only a drained QP, in the
  * error state, proves the rkey unreachable. The MR goes back to the pool
  * at once: a LOCAL_INV precedes any later REG_MR of it on the same send
- * queue.
+ * queue. If the LOCAL_INV cannot be posted, the connection is fenced
+ * (iser_conn_fence() says how soon).
  *
- * Context: atomic, libiscsi task cleanup.
+ * Context: atomic, libiscsi task cleanup: under libiscsi's back_lock,
+ * often its forward lock too.
  */
 void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 {
@@ -163,12 +175,16 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 		    !test_bit(ISER_CONN_F_DRAINED, &ic->flags)) {
 			struct ib_send_wr *wr;
 
-			wr = rdi_reg_inv_wr(&it->reg, &ic->err_cqe);
-			wr->send_flags = 0;
-			if (ib_post_send(ic->queue.qp, wr, NULL))
-				iser_conn_error(ic);
-			else
+			/* signaled: the task waits for it (iser_alloc_pdu()) */
+			it->inv_cqe.done = iser_inv_done;
+			wr = rdi_reg_inv_wr(&it->reg, &it->inv_cqe);
+			atomic_inc(&it->wrs);
+			if (unlikely(ib_post_send(ic->queue.qp, wr, NULL))) {
+				atomic_dec(&it->wrs);
+				iser_conn_fence(ic);
+			} else {
 				rdi_stat_add(&ic->stats, RDI_STAT_INVS, 1);
+			}
 		}
 		rdi_reg_release(ic->queue.qp, &it->reg);
 	}

@@ -110,6 +110,8 @@ enum {
 	ISER_CONN_F_FFP,	/* full-feature receive ring posted */
 	ISER_CONN_F_RX_CAPPED,	/* a login declared @rx_data_max */
 	ISER_CONN_F_DRAINED,	/* QP in the error state and drained */
+	ISER_CONN_F_REPORT,	/* failure not yet reported to libiscsi */
+	ISER_CONN_F_FENCE,	/* an rkey stayed valid: QP to the error state */
 };
 
 /**
@@ -152,7 +154,11 @@ enum {
  * @entry:         link in iser_conns, under iser_conns_mutex
  * @removing:      device removal is tearing this connection down; under
  *                 iser_conns_mutex
- * @release_work:  frees the connection on iser_release_wq once the last
+ * @err_work:      reports a failure to libiscsi, and moves the QP to the
+ *                 error state when asked to, outside the locks the failure
+ *                 was seen under (iser_conn_error()); on iser_conn_wq,
+ *                 holding a reference while queued
+ * @release_work:  frees the connection on iser_conn_wq once the last
  *                 reference is gone (iser_conn_put())
  */
 struct iser_conn {
@@ -183,6 +189,7 @@ struct iser_conn {
 	struct dentry		*debugfs;
 	struct list_head	entry;
 	bool			removing;
+	struct work_struct	err_work;
 	struct work_struct	release_work;
 };
 
@@ -203,7 +210,8 @@ static_assert(sizeof(struct iser_tx_hdrs) == ISER_HDRS_LEN);
  * @hdrs_dma: DMA address of @hdrs
  * @sge:      headers, data
  * @wr:       the SEND
- * @cqe:      completion, error reporting only
+ * @cqe:      its completion
+ * @it:       the task the PDU belongs to
  */
 struct iser_dout {
 	struct iser_tx_hdrs	hdrs;
@@ -211,12 +219,17 @@ struct iser_dout {
 	struct ib_sge		sge[2];
 	struct ib_send_wr	wr;
 	struct ib_cqe		cqe;
+	struct iser_task	*it;
 };
 
 /**
  * struct iser_task - per-task transport data (&iscsi_task.dd_data)
  * @hdrs:         headers of the command or management PDU
  * @nr_sge:       SGEs used in @sge
+ * @invalidated:  @reg's rkey is invalid, or its LOCAL_INV is posted
+ * @tmf_ended:    a task management function the target reported complete
+ *                ended the command (iser_rx_tmf_invalidate())
+ * @cmd_sent:     the SCSI command PDU is posted (set just before the post)
  * @hdrs_dma:     DMA address of @hdrs on the bound connection's device,
  *                0 while unbound
  * @conn:         connection the task was sent on
@@ -226,10 +239,12 @@ struct iser_dout {
  * @sg_nents:     DMA-mapped scatter entries, 0 when nothing is mapped
  * @dma_dir:      direction of that mapping
  * @reg:          fast registration of the data buffer
- * @invalidated:  @reg's rkey is invalid, or its LOCAL_INV is posted
- * @tmf_ended:    a task management function the target reported complete
- *                ended the command (iser_rx_tmf_invalidate())
- * @cmd_sent:     the SCSI command PDU is posted (set just before the post)
+ * @inv_cqe:      completion of the LOCAL_INV iser_data_release() posts
+ * @wrs:          signaled work requests of the task posted and not
+ *                completed (its SEND, Data-Out SENDs, the LOCAL_INV of
+ *                @inv_cqe); libiscsi may end a task before they complete,
+ *                and it is not handed out again until they have
+ *                (iser_alloc_pdu())
  * @nr_dout:      size of @dout, 0 when the session sends none
  * @dout:         unsolicited Data-Out PDUs, @nr_dout of them
  *
@@ -240,7 +255,10 @@ struct iser_dout {
  */
 struct iser_task {
 	struct iser_tx_hdrs	hdrs;
-	unsigned int		nr_sge;
+	u8			nr_sge;
+	bool			invalidated;
+	bool			tmf_ended;
+	bool			cmd_sent;
 	u64			hdrs_dma;
 	struct iser_conn	*conn;
 	struct ib_sge		sge[1 + ISER_INLINE_SGES];
@@ -249,9 +267,8 @@ struct iser_task {
 	int			sg_nents;
 	enum dma_data_direction	dma_dir;
 	struct rdi_reg		reg;
-	bool			invalidated;
-	bool			tmf_ended;
-	bool			cmd_sent;
+	struct ib_cqe		inv_cqe;
+	atomic_t		wrs;
 	unsigned int		nr_dout;
 	struct iser_dout	*dout;
 };
@@ -280,6 +297,7 @@ void iser_conn_flush_releases(void);
 int iser_conn_wq_create(void);
 void iser_conn_wq_destroy(void);
 void iser_conn_error(struct iser_conn *ic);
+void iser_conn_fence(struct iser_conn *ic);
 void iser_wc_error(struct ib_wc *wc, const char *what);
 int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
 		       unsigned int nr, u32 data_len);

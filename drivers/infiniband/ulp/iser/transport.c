@@ -496,10 +496,28 @@ static void iser_cleanup_task(struct iscsi_task *task)
 	it->cmd_sent = false;
 }
 
+/*
+ * libiscsi calls this first whenever it hands out a task, for a SCSI
+ * command or a management PDU. A task it ended may still have work
+ * requests on the send queue: a target may answer a command whose SEND
+ * waits behind another one, and the LOCAL_INV of a command ended without
+ * an answer is posted as it ends. Handed out again, the task would
+ * rewrite headers a SEND still reads, and would post its next work
+ * requests beside those: a target that keeps answering commands it has
+ * not received while our send queue waits for it would overflow the
+ * queue. So the task waits: -ENOMEM makes libiscsi requeue a SCSI
+ * command and fail a management PDU. Then a task never has more work
+ * requests posted than ISER_WR_PER_CMD (plus its Data-Out PDUs, which
+ * have room of their own), and the send queue has room for all of them.
+ */
 static int iser_alloc_pdu(struct iscsi_task *task, u8 opcode)
 {
 	struct iser_task *it = task->dd_data;
 
+	/* the last use's connection, which task cleanup must not see again */
+	it->conn = NULL;
+	if (atomic_read(&it->wrs))
+		return -ENOMEM;
 	task->hdr = &it->hdrs.bhs;
 	task->hdr_max = sizeof(it->hdrs.bhs);
 	return 0;

@@ -20,8 +20,12 @@
 
 static void iser_send_done(struct ib_cq *cq, struct ib_wc *wc)
 {
+	struct iser_task *it = container_of(wc->wr_cqe, struct iser_task,
+					    send_cqe);
+
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "command send");
+	atomic_dec(&it->wrs);
 }
 
 static void iser_mgmt_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -29,21 +33,47 @@ static void iser_mgmt_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct iser_task *it = container_of(wc->wr_cqe, struct iser_task,
 					    send_cqe);
 	struct iscsi_task *task = iser_task_to_iscsi(it);
+	/* No response will free a PDU sent without an ITT: we do. */
+	bool unanswered = task->hdr->itt == RESERVED_ITT;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "control send");
-	/* No response will free a PDU sent without an ITT: we do. */
-	if (task->hdr->itt == RESERVED_ITT)
+	/*
+	 * A task answered already may be handed out again from here on
+	 * (iser_alloc_pdu()), its headers rewritten: read before.
+	 */
+	smp_mb__before_atomic();
+	atomic_dec(&it->wrs);
+	if (unanswered)
 		iscsi_put_task(task);
 }
 
 static void iser_dout_done(struct ib_cq *cq, struct ib_wc *wc)
 {
+	struct iser_dout *d = container_of(wc->wr_cqe, struct iser_dout, cqe);
 	struct iser_conn *ic = wc->qp->qp_context;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "Data-Out send");
 	atomic_dec(&ic->dout_posted);
+	atomic_dec(&d->it->wrs);
+}
+
+/*
+ * Post a task's signaled work request(s) from @first: counted in
+ * &iser_task.wrs until completed (@n of them), uncounted if the post
+ * fails.
+ */
+static int iser_post_counted(struct iser_conn *ic, struct iser_task *it,
+			     const struct ib_send_wr *first, int n)
+{
+	int ret;
+
+	atomic_add(n, &it->wrs);
+	ret = ib_post_send(ic->queue.qp, first, NULL);
+	if (unlikely(ret))
+		atomic_sub(n, &it->wrs);
+	return ret;
 }
 
 static void iser_prep_send(struct iser_conn *ic, struct iser_task *it,
@@ -127,7 +157,7 @@ static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
 		if (ret)
 			return ret;
 	}
-	return ib_post_send(ic->queue.qp, &it->send_wr, NULL);
+	return iser_post_counted(ic, it, &it->send_wr, 1);
 }
 
 static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
@@ -162,13 +192,15 @@ static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
 	 * ib_post_send() returns, and it invalidates only a sent command's MR.
 	 */
 	it->cmd_sent = true;
-	ret = ib_post_send(ic->queue.qp, first, NULL);
+	ret = iser_post_counted(ic, it, first, 1);
 	if (unlikely(ret)) {
 		/*
-		 * The send queue is sized for every task, so this is a broken
-		 * QP; and the registration may have gone out without the
-		 * command. A retry would map and register the data again:
-		 * recover the connection instead, which releases both.
+		 * The send queue has room for every work request of every
+		 * task (iser_alloc_pdu()), so this is a broken QP; and the
+		 * registration may have gone out without the command. A retry
+		 * would map and register the data again: recover the
+		 * connection instead, which releases both. Reported from a
+		 * work item: libiscsi holds its forward lock here.
 		 */
 		iscsi_conn_printk(KERN_ERR, task->conn,
 				  "posting a command failed: %d\n", ret);
@@ -204,7 +236,7 @@ static int iser_send_dout(struct iser_conn *ic, struct iscsi_task *task,
 	d->wr.send_flags = IB_SEND_SIGNALED;
 	d->wr.sg_list = d->sge;
 	d->wr.num_sge = 2;
-	return ib_post_send(ic->queue.qp, &d->wr, NULL);
+	return iser_post_counted(ic, it, &d->wr, 1);
 }
 
 /*
@@ -243,7 +275,8 @@ static unsigned int iser_unsol_reserve(struct iser_conn *ic,
  * Post the @n unsolicited Data-Out PDUs reserved for the command just
  * posted. Their room is reserved, so a failed post is a broken QP; and
  * the burst cannot be finished later (see iser_unsol_plan()), so the
- * connection is recovered, as after a failed command post.
+ * connection is recovered, as after a failed command post (and reported
+ * from a work item, as there).
  */
 static int iser_send_unsol(struct iser_conn *ic, struct iscsi_task *task,
 			   unsigned int n)
@@ -339,6 +372,7 @@ int iser_dout_alloc(struct iser_conn *ic, struct iscsi_session *session)
 		for (j = 0; j < nr; j++) {
 			struct iser_dout *d = &it->dout[j];
 
+			d->it = it;
 			d->hdrs_dma = ib_dma_map_single(ibdev, &d->hdrs,
 							ISER_HDRS_LEN,
 							DMA_TO_DEVICE);
