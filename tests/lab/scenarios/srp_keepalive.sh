@@ -150,23 +150,16 @@ ka_host_cmds() {
 	done
 	echo $n
 }
-# ka_rxe_snap: "device:counter value" of the path devices' soft-RoCE
-# counters that tell retransmissions (completer_retry_err: the requester
-# retried, after a NAK or its ACK timeout; rcvd_seq_err: it got a NAK;
-# duplicate_request, out_of_seq_request: the responder saw a retried or
-# reordered packet) and retry_exceeded_err.
+# ka_rxe_snap [COUNTERS]: "device:counter value" of the path devices'
+# soft-RoCE counters (a brace list of names; every counter with "*"); by
+# default those that tell retransmissions (completer_retry_err: the
+# requester retried, after a NAK or its ACK timeout; rcvd_seq_err: it got
+# a NAK; duplicate_request, out_of_seq_request: the responder saw a
+# retried or reordered packet) and retry_exceeded_err.
 ka_rxe_snap() {
-	local devs cs
+	local devs cs=${1:-"{sent_pkts,completer_retry_err,rcvd_seq_err,duplicate_request,out_of_seq_request,retry_exceeded_err}"}
 	devs=$(IFS=,; echo "${PATH_RXEI[*]},${PATH_RXET[*]}")
-	cs=sent_pkts,completer_retry_err,rcvd_seq_err,duplicate_request,out_of_seq_request,retry_exceeded_err
-	eval grep -H . "/sys/class/infiniband/{$devs}/ports/1/hw_counters/{$cs}" 2>/dev/null |
-		sed 's|^/sys/class/infiniband/\([^/]*\)/ports/1/hw_counters/\([^:]*\):|\1:\2 |'
-}
-# ka_rxe_all: every hw counter of both paths' rxe devices, as ka_rxe_snap.
-ka_rxe_all() {
-	local devs
-	devs=$(IFS=,; echo "${PATH_RXEI[*]},${PATH_RXET[*]}")
-	eval grep -H . "/sys/class/infiniband/{$devs}/ports/1/hw_counters/*" 2>/dev/null |
+	eval grep -H . "/sys/class/infiniband/{$devs}/ports/1/hw_counters/$cs" 2>/dev/null |
 		sed 's|^/sys/class/infiniband/\([^/]*\)/ports/1/hw_counters/\([^:]*\):|\1:\2 |'
 }
 # ka_rxe_delta BEFORE AFTER: the counters that changed, "name +n" (sent_pkts
@@ -325,7 +318,7 @@ fio --name=cut --filename=/dev/mapper/$MAP --direct=1 --ioengine=libaio \
 fpid=$!
 check "fio runs over path 0 ($d0)" lab_disk_moves $d0 30
 lab_log_mark
-rxa0=$(ka_rxe_all)
+rxa0=$(ka_rxe_snap "*")
 lab_path_cut 0
 KA_T0=$EPOCHREALTIME
 lab_note "path 0 cut under fio"
@@ -343,7 +336,7 @@ kdelay=$([ -n "$kmsg" ] && ka_sub "$kmsg" "$kmark")
 lab_note "path 0 under fio: rport left running after ${KA_AT[c_rport_down]} s, dm failed" \
 	"the path after ${KA_AT[c_dm_failed]} s, keep-alive message after ${kdelay:-never} s (kernel clock)"
 lab_log_since | grep -E "$(ka_msg_re $h0)|Failing path|host$h0" | head -8
-lab_note "soft-RoCE counters that moved: $(ka_rxe_delta "$rxa0" "$(ka_rxe_all)")"
+lab_note "soft-RoCE counters that moved: $(ka_rxe_delta "$rxa0" "$(ka_rxe_snap "*")")"
 if ours; then
 	check "path 0's rport leaves running within K + fast_io_fail_tmo + 2 = $FAIL_BOUND s (${KA_AT[c_rport_down]} s)" \
 		ka_within "${KA_AT[c_rport_down]}" $FAIL_BOUND

@@ -376,7 +376,7 @@ static void srp_ch_retry_work(struct work_struct *work)
 						 struct srp_target,
 						 ch_retry_work);
 	struct srp_rport *rport = target->rport;
-	unsigned int i, up = 0;
+	unsigned int i;
 	bool again = false;
 
 	mutex_lock(&rport->mutex);
@@ -388,10 +388,8 @@ static void srp_ch_retry_work(struct work_struct *work)
 
 		if (!READ_ONCE(ch->connected) && ch->queue.qp)
 			srp_ch_teardown(ch);
-		if (READ_ONCE(ch->connected) && !ch->polled)
-			up++;
 	}
-	if (!up) {
+	if (srp_ch_live_irq(target) < 0) {
 		srp_rport_recover(target);
 		goto out;
 	}
