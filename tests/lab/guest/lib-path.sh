@@ -320,7 +320,7 @@ lab_disk_busy() {
 # stretched to 5 s under TCG and met the keep-alive expiry in 5 of 60 cuts
 # (two 6.1 boots); it is SECS by the clock now, sampled without forking.
 # What PATH's initiator-end rxe device received in the window is printed,
-# not judged: once in 50 cuts it counted 96 packets with nothing
+# not judged: once in 80 cuts it counted 96 packets with nothing
 # completing (6.1, boot 20261204-072100), not explained yet.
 lab_disk_stalls() {
 	local disk=$1 rx=/sys/class/infiniband/${PATH_RXEI[$2]}/ports/1/hw_counters/rcvd_pkts
