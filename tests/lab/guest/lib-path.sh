@@ -264,9 +264,10 @@ lab_disk_done() {
 }
 
 # _lab_disk_read DISK: sample DISK without forking: LAB_DISK_DONE (requests
-# completed), LAB_DISK_INFLIGHT (reads and writes in flight, as sysfs
-# prints them), LAB_DISK_SCSI (SCSI commands done/errors/timeouts, retries
-# count) and LAB_DISK_USEC (when, in microseconds).
+# completed), LAB_DISK_INFLIGHT (requests in flight), LAB_DISK_SCSI (SCSI
+# commands done/errors/timeouts, retries count, for messages), of those
+# LAB_DISK_OK (ended well) and LAB_DISK_ERRS (ended in error), and
+# LAB_DISK_USEC (when, in microseconds).
 _lab_disk_read() {
 	local d=/sys/block/$1 c e t
 	local -a st
@@ -274,17 +275,18 @@ _lab_disk_read() {
 	read -r -a st < $d/stat
 	LAB_DISK_DONE=$((st[0] + st[4]))
 	read -r -a st < $d/inflight
-	LAB_DISK_INFLIGHT="${st[0]} ${st[1]}"
+	LAB_DISK_INFLIGHT=$((st[0] + st[1]))
 	read -r c < $d/device/iodone_cnt
 	read -r e < $d/device/ioerr_cnt
 	read -r t < $d/device/iotmo_cnt
 	LAB_DISK_SCSI=$((c))/$((e))/$((t))
+	LAB_DISK_OK=$((c - e)) LAB_DISK_ERRS=$((e))
 }
 
 # lab_disk_busy DISK: DISK has requests in flight.
 lab_disk_busy() {
 	_lab_disk_read $1
-	[ "$LAB_DISK_INFLIGHT" != "0 0" ]
+	[ $LAB_DISK_INFLIGHT -gt 0 ]
 }
 
 # lab_disk_stalls DISK PATH SECS: for SECS seconds after PATH was cut, DISK
@@ -324,12 +326,13 @@ lab_disk_busy() {
 # completing (6.1, boot 20261204-072100), not explained yet.
 lab_disk_stalls() {
 	local disk=$1 rx=/sys/class/infiniband/${PATH_RXEI[$2]}/ports/1/hw_counters/rcvd_pkts
-	local a b f0 f1 s0 s1 t0 t1 r0 r1 n0 n1 e0 e1 x end left good seen=
+	local a b f0 f1 s0 s1 t0 t1 r0 r1 ok0 err0 end left good seen=
 	read -r r0 < $rx
 	_lab_disk_read $disk
 	a=$LAB_DISK_DONE f0=$LAB_DISK_INFLIGHT s0=$LAB_DISK_SCSI t0=$LAB_DISK_USEC
+	ok0=$LAB_DISK_OK err0=$LAB_DISK_ERRS
 	end=$((t0 + $3 * 1000000))
-	while left=$((end - ${EPOCHREALTIME/./})); [ $left -gt 0 ]; do
+	while left=$((end - LAB_DISK_USEC)); [ $left -gt 0 ]; do
 		[ $left -gt 250000 ] && left=250000
 		sleep "$((left / 1000000)).$(printf %06d $((left % 1000000)))"
 		_lab_disk_read $disk
@@ -337,14 +340,11 @@ lab_disk_stalls() {
 	done
 	b=$LAB_DISK_DONE f1=$LAB_DISK_INFLIGHT s1=$LAB_DISK_SCSI t1=$LAB_DISK_USEC
 	read -r r1 < $rx
-	IFS=/ read -r n0 e0 x <<< "$s0"
-	IFS=/ read -r n1 e1 x <<< "$s1"
-	good=$(((n1 - e1) - (n0 - e0)))
-	f0=$(($(echo $f0 | tr -s ' ' '+'))) f1=$(($(echo $f1 | tr -s ' ' '+')))
+	good=$((LAB_DISK_OK - ok0))
 	echo "$disk: in $(((t1 - t0) / 1000)) ms completed $a -> $b (every 0.25 s:$seen)," \
 		"in flight: $f0 then $f1; SCSI done/errors/timeouts: $s0 -> $s1 ($good ended well);" \
 		"${PATH_RXEI[$2]} received $r0 -> $r1 packets"
-	[ $good -le $f0 ] && [ $((f0 + f1 + e1 - e0)) -gt 0 ]
+	[ $good -le $f0 ] && [ $((f0 + f1 + LAB_DISK_ERRS - err0)) -gt 0 ]
 }
 
 # lab_mp_is DISK STATE: dm-multipath has path DISK in STATE.
