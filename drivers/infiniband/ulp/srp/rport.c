@@ -236,13 +236,21 @@ int srp_rport_reconnect(struct srp_rport *rport)
 	if (READ_ONCE(target->state) == SRP_TARGET_REMOVED)
 		return -ENODEV;
 
-	srp_target_disconnect(target);
+	/* A host reset logs out; recovery from a failure does not wait. */
+	srp_target_disconnect(target, rport->state == SRP_RPORT_RUNNING);
 	target->tmo.last_attempt = jiffies;
 	for (i = 0; i < target->ch_count; i++)
 		rdi_queue_drain(&target->ch[i].queue);
 	srp_fail_outstanding(target, NULL, DID_RESET);
-	for (i = 0; i < target->ch_count; i++)
+	/*
+	 * An error handler's task management function may still hold a
+	 * channel's send IU; marked down, the channel ended its wait.
+	 */
+	for (i = 0; i < target->ch_count; i++) {
+		mutex_lock(&target->ch[i].tmf_mutex);
 		srp_ch_release(&target->ch[i]);
+		mutex_unlock(&target->ch[i].tmf_mutex);
+	}
 
 	/* Not _sync: the retry work may be waiting for the rport mutex. */
 	cancel_delayed_work(&target->ch_retry_work);

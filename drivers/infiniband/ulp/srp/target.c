@@ -393,7 +393,7 @@ static int srp_target_connect_polled(struct srp_target *target,
 			     "poll_queues=%u: polled channel %u did not log in (%d) with %u channels of this login up; if the target takes no more, ask for fewer poll_queues or a lower ch_count\n",
 			     target->poll_count, idx, ret, idx);
 		target->ch_count = idx;
-		srp_target_disconnect(target);
+		srp_target_disconnect(target, true);
 		srp_target_free_channels(target);
 		target->ch_count = 0;
 		return ret;
@@ -689,7 +689,7 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 
 err_disconnect:
 	srp_debugfs_remove(target);
-	srp_target_disconnect(target);
+	srp_target_disconnect(target, true);
 	cancel_work_sync(&target->tl_err_work);
 	cancel_delayed_work_sync(&target->tmo.work);
 	srp_target_free_channels(target);
@@ -745,7 +745,7 @@ static void srp_remove_work(struct work_struct *work)
 	srp_stop_rport_timers(rport);
 	cancel_delayed_work_sync(&target->ch_retry_work);
 	srp_debugfs_remove(target);
-	srp_target_disconnect(target);
+	srp_target_disconnect(target, true);
 	cancel_work_sync(&target->tl_err_work);
 	/* A channel failure seen just before the removal may have queued it. */
 	cancel_delayed_work_sync(&target->ch_retry_work);
