@@ -61,7 +61,8 @@ fi
 check "cuttable paths up" lab_path_up
 check "SRP target ports on both paths" lab_path_srpt_up 2
 check "ib_srp loads" lab_srp_load
-check "login over path 0 with the default login string" tx_login ""
+tx_login "" && pass "login over path 0 with the default login string" ||
+	fail "login over path 0 with the default login string"
 h1=$(lab_path_srp_login 1 "") && pass "login over path 1" || fail "login over path 1"
 check "path 1 has its LUNs" srp_wait_disks "$h1" 2
 check "host$h1: rport timers $RECONNECT/$FASTFAIL/$DEVLOSS" tx_timers $h1 $DEVLOSS
@@ -134,7 +135,7 @@ check "path 1's host serves I/O meanwhile (direct read of $d1)" \
 lab_path_restore 0
 
 # --- 3. a drop longer than dev_loss_tmo
-check "login over path 0 again" tx_login ""
+tx_login "" && pass "login over path 0 again" || fail "login over path 0 again"
 check "host$h0: dev_loss_tmo $TX_DEVLOSS" tx_timers $h0 $TX_DEVLOSS
 lab_log_mark
 check "path 0 dropped where packets leave, past dev_loss_tmo" lab_path_cut 0 tx
@@ -149,7 +150,8 @@ check "port removed at dev_loss_tmo: within $TX_DEVLOSS + 3 s of the failure (${
 lab_path_restore 0
 
 # --- 4. logout timing: every channel's logout at once
-check "login over path 0 with ch_count=4" tx_login "ch_count=4"
+tx_login "ch_count=4" && pass "login over path 0 with ch_count=4" ||
+	fail "login over path 0 with ch_count=4"
 check "host$h0 has 4 channels" test "$(cat /sys/class/scsi_host/host$h0/ch_count)" = 4
 t0=$EPOCHREALTIME
 sg_reset -H /dev/$(lab_host_disks "$h0" | head -1)
