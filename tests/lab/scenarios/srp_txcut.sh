@@ -19,8 +19,9 @@
 #     the host is gone within 10 s, and path 1's host carries I/O meanwhile.
 #  3. a drop longer than dev_loss_tmo (set to TX_DEVLOSS, 20): the port is
 #     removed at dev_loss_tmo after the failure (+ 3 s), not later.
-#  4. Logout timing: sg_reset -H on a ch_count=4 login takes less than the
-#     4 s that a second's wait per channel's logout would take.
+#  4. Logout timing: sg_reset -H on a login of N channels (ch_count=4,
+#     capped at the guest's CPUs) takes less than the N s that a second's
+#     wait per channel's logout would take.
 # Rx drops (where packets arrive) are srp_pathcut's and srp_keepalive's.
 #
 # lab-drivers: ours
@@ -149,17 +150,20 @@ check "port removed at dev_loss_tmo: within $TX_DEVLOSS + 3 s of the failure (${
 	lab_within "${LAB_AT[c_host_gone]}" "$bound"
 lab_path_restore 0
 
-# --- 4. logout timing: every channel's logout at once
+# --- 4. logout timing: every channel's logout at once. ib_srp caps
+# ch_count at the CPUs (2 in the lab guest): N channels, a second's wait
+# per logout would take N s.
 tx_login "ch_count=4" && pass "login over path 0 with ch_count=4" ||
 	fail "login over path 0 with ch_count=4"
-check "host$h0 has 4 channels" test "$(cat /sys/class/scsi_host/host$h0/ch_count)" = 4
+N=$(cat /sys/class/scsi_host/host$h0/ch_count)
+check "host$h0 has at least 2 channels ($N)" test "${N:-0}" -ge 2
 t0=$EPOCHREALTIME
 sg_reset -H /dev/$(lab_host_disks "$h0" | head -1)
 lab_wait 30 c_rport_up
 took=$(lab_sub "$EPOCHREALTIME" "$t0")
-lab_note "sg_reset -H with 4 channels: rport running after $took s"
-check "host reset of 4 channels within 4 s ($took s): no second's wait per logout" \
-	lab_within "$took" 4
+lab_note "sg_reset -H with $N channels: rport running after $took s"
+check "host reset of $N channels within $N s ($took s): no second's wait per logout" \
+	lab_within "$took" "$N"
 check "no task blocked for 120 s, at the end" tx_no_hung_task
 check "logout" srp_logout_all
 check "ib_srp unloads" lab_unload ib_srp
