@@ -41,8 +41,11 @@
 #define ISER_MAX_CMDS		512
 /* Receive buffers beyond one per command: NOP-In, async messages. */
 #define ISER_RX_EXTRA		8
-/* Send queue entries per command: REG_MR, SEND, LOCAL_INV. */
-#define ISER_WR_PER_CMD		3
+/*
+ * Send queue entries per command: the LOCAL_INV chained in front of its
+ * REG_MR (tx.c says why), the REG_MR, the SEND, the LOCAL_INV after it.
+ */
+#define ISER_WR_PER_CMD		4
 /* Send queue entries for unsolicited Data-Out PDUs, all commands together. */
 #define ISER_DOUT_WRS		1024
 /* Login and text PDUs are at most this long (libiscsi's login buffer). */
