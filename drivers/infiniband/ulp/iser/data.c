@@ -131,6 +131,7 @@ static void iser_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct iser_task *it = container_of(wc->wr_cqe, struct iser_task,
 					    inv_cqe);
 
+	iser_sq_done(wc->qp->qp_context);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "registration/invalidation");
 	atomic_dec(&it->wrs);
@@ -182,7 +183,7 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 			it->inv_cqe.done = iser_inv_done;
 			wr = rdi_reg_inv_wr(&it->reg, &it->inv_cqe);
 			atomic_inc(&it->wrs);
-			if (unlikely(ib_post_send(ic->queue.qp, wr, NULL))) {
+			if (unlikely(iser_post_send(ic, wr, 1))) {
 				atomic_dec(&it->wrs);
 				iser_conn_fence(ic);
 			} else {

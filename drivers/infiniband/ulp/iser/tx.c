@@ -23,6 +23,7 @@ static void iser_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct iser_task *it = container_of(wc->wr_cqe, struct iser_task,
 					    send_cqe);
 
+	iser_sq_done(wc->qp->qp_context);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "command send");
 	atomic_dec(&it->wrs);
@@ -36,6 +37,7 @@ static void iser_mgmt_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* No response will free a PDU sent without an ITT: we do. */
 	bool unanswered = task->hdr->itt == RESERVED_ITT;
 
+	iser_sq_done(wc->qp->qp_context);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "control send");
 	/*
@@ -53,6 +55,7 @@ static void iser_dout_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct iser_dout *d = container_of(wc->wr_cqe, struct iser_dout, cqe);
 	struct iser_conn *ic = wc->qp->qp_context;
 
+	iser_sq_done(ic);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "Data-Out send");
 	atomic_dec(&ic->dout_posted);
@@ -70,7 +73,7 @@ static int iser_post_counted(struct iser_conn *ic, struct iser_task *it,
 	int ret;
 
 	atomic_add(n, &it->wrs);
-	ret = ib_post_send(ic->queue.qp, first, NULL);
+	ret = iser_post_send(ic, first, n);
 	if (unlikely(ret))
 		atomic_sub(n, &it->wrs);
 	return ret;
