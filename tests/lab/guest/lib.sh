@@ -120,7 +120,8 @@ lab_reset_loop() {
 }
 
 # Result records: one line per named check, on the console and in the
-# scenario's check list.
+# scenario's check list. A check that cannot run here is not passed: it is
+# a SKIP with its reason, counted apart (guest/init.sh, tests/run-all).
 _lab_result() {
 	echo "$1 $LAB_SCENARIO: $2" >> "$LAB_CHECKS"
 	echo "LAB-RESULT $1 $LAB_SCENARIO: $2" >> "${LAB_OUT:-/tmp}/results"
@@ -132,6 +133,8 @@ fail() {
 	[ $# -gt 1 ] && lab_note "  why: ${*:2}"
 	return 0
 }
+# skip NAME WHY: the check NAME cannot run here, because WHY.
+skip() { _lab_result SKIP "$1 ($2)"; }
 
 # check NAME CMD...: run CMD, record PASS if it exits 0, else FAIL with its
 # last lines of output.
