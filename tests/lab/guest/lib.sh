@@ -152,6 +152,15 @@ check() {
 	return $rc
 }
 
+# lab_same A B: A and B are equal, and neither is empty: a value missing on
+# one side (a field absent from JSON, a sysfs file that cannot be read) is
+# no match, even when the other side is missing too.
+lab_same() {
+	[ -n "$1" ] && [ -n "$2" ] && [ "$1" = "$2" ] && return 0
+	echo "'$1' against '$2'"
+	return 1
+}
+
 # lab_wait SECS CMD...: poll CMD every 0.5 s until it succeeds or SECS pass
 # (times LAB_SLOWDOWN: the debug kernel is slower).
 lab_wait() {

@@ -84,7 +84,7 @@ check "rdi-status --json: poll_queues 2" \
 # Three probes of channel 2 (the login's, then the watch's) take 5 s; a
 # probe left unreaped fails its channel within that time.
 lab_log_mark
-lab_wait 30 poll_probes $h 2 3
+check "idle polled channel 2 sent 3 keep-alive probes" lab_wait 30 poll_probes $h 2 3
 check "no keep-alive failure of an idle polled channel" \
 	lab_log_lacks "keep-alive probe unanswered"
 
