@@ -161,6 +161,25 @@ lab_same() {
 	return 1
 }
 
+# lab_pcpu_stats: "ALLOCATED FREED", the sets of per-CPU counters (one per
+# SRP channel or iSER connection, the drivers' only per-CPU allocation)
+# that rdi_core allocated and freed since it loaded.
+lab_pcpu_stats() {
+	awk '$1 == "allocated" { a = $2 } $1 == "freed" { f = $2 }
+	     END { if (a != "" && f != "") print a, f }' /sys/kernel/debug/rdi_core/percpu_stats
+}
+
+# lab_pcpu_stats_flat BEFORE AFTER MIN: between two lab_pcpu_stats
+# readings at least MIN sets were allocated, and as many freed.
+lab_pcpu_stats_flat() {
+	local a0 f0 a1 f1
+	read -r a0 f0 <<< "$1"
+	read -r a1 f1 <<< "$2"
+	[ -n "$f0" ] && [ -n "$f1" ] || { echo "no reading: '$1', '$2'"; return 1; }
+	echo "allocated +$((a1 - a0)) (at least $3), freed +$((f1 - f0))"
+	[ $((a1 - a0)) -ge "$3" ] && [ $((a1 - a0)) -eq $((f1 - f0)) ]
+}
+
 # lab_wait SECS CMD...: poll CMD every 0.5 s until it succeeds or SECS pass
 # (times LAB_SLOWDOWN: the debug kernel is slower).
 lab_wait() {
