@@ -63,6 +63,9 @@ fpid=$LAB_FIO_LOOP
 # path group activation): wait until the map completes requests
 dm=$(basename "$(readlink -f /dev/mapper/$map)")
 m0=$(lab_disk_done $dm)
+# More than 100: more than the map's own reads when it appears (udev's
+# blkid, tens of requests), less than fio (QD16) completes in its first
+# second of I/O.
 map_moved() { [ "$(lab_disk_done $dm)" -gt $((m0 + 100)) ]; }
 check "fio's I/O runs on map $map ($dm)" lab_wait 60 map_moved
 # the path carrying the I/O: the one whose LUN 0 completes more requests

@@ -446,6 +446,10 @@ for h in $h0 $h1; do
 	if ours; then
 		n=$(($(ka_probes $h) - ${pb[$h]}))
 		nch=$(cat /sys/class/scsi_host/host$h/ch_count)
+		# The idle rate (a probe per K/2 of silence): the most a channel
+		# may send. A driver that probed busy channels at that rate would
+		# pass; what a busy one sends is not bounded yet (20 per host in
+		# 60 s, 2 channels, K 5, boot 20261205-171052).
 		max=$((nch * (2 * KA_SOAK_SECS / K + 1)))
 		lab_note "soak: host$h sent $n probes on $nch channel(s) in $KA_SOAK_SECS s of fio"
 		check "soak: host$h sent no more probes than idle channels would ($n <= $max)" \
