@@ -136,6 +136,8 @@ int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
 	       int sg_nents, unsigned int *sg_offset, unsigned int page_size,
 	       int access);
 struct ib_send_wr *rdi_reg_inv_wr(struct rdi_reg *reg, struct ib_cqe *cqe);
+struct ib_send_wr *rdi_reg_inv_prev_wr(struct rdi_reg *reg);
+void rdi_reg_cancel(struct ib_qp *qp, struct rdi_reg *reg);
 void rdi_reg_release(struct ib_qp *qp, struct rdi_reg *reg);
 
 /* Work requests ib_drain_qp() posts to each queue of a QP. */

@@ -83,11 +83,11 @@ RDI_TEST(unsol_burst_larger_than_descriptors_or_room)
 }
 
 /*
- * iser_sq_cmds() with iser/conn.c's numbers: 3 work requests per command,
+ * iser_sq_cmds() with iser/conn.c's numbers: 4 work requests per command,
  * 1024 Data-Out entries and the drain's 1 set aside, at most 512 commands.
- * A send queue of 3 * cmds + 1025 entries must never exceed max_qp_wr.
+ * A send queue of 4 * cmds + 1025 entries must never exceed max_qp_wr.
  */
-#define PER_CMD	3
+#define PER_CMD	4
 #define RESERVED	(ROOM + 1)
 
 RDI_TEST(sq_cmds_fit_the_device)

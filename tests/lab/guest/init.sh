@@ -178,8 +178,12 @@ stuck_watch() {
 ( while sleep 30; do echo "LAB-ALIVE $(cut -d' ' -f1 /proc/uptime)" >/dev/console; done ) &
 
 # Each scenario runs in its own bash; the line after its last one records
-# that it got there. A scenario that exits early, is killed at its cap or
-# takes its bash down has no end mark and fails, whatever it passed so far.
+# that it got there, and the scenario's exit status (its last command's). A
+# scenario that exits early, is killed at its cap or takes its bash down
+# has no end mark and fails, whatever it passed so far; one that gets to
+# its end with a non-zero status, or whose bash then exits non-zero, fails
+# too. How many checks a scenario must make is the host's to judge
+# (tests/lab/manifest): the result line says how many it made.
 for s in $SCENARIOS; do
 	f=/lab/scenarios/$s.sh
 	if [ ! -f "$f" ]; then
@@ -196,7 +200,7 @@ for s in $SCENARIOS; do
 	LAB_SCENARIO=$s LAB_CHECKS="$LAB_OUT/$s.checks" \
 		timeout -k 10 "$cap" \
 		bash -c 'source /lab/lib.sh; set -o pipefail; exec 9>"/run/lab-xtrace.$LAB_SCENARIO"
-			BASH_XTRACEFD=9; PS4='\''+$BASHPID: '\''; set -x; source "$0"; : > "$LAB_OUT/$LAB_SCENARIO.end"' "$f" \
+			BASH_XTRACEFD=9; PS4='\''+$BASHPID: '\''; set -x; source "$0"; echo $? > "$LAB_OUT/$LAB_SCENARIO.end"' "$f" \
 		> >(tee "$LAB_OUT/$s.log" >/dev/console) 2>&1 &
 	tpid=$!
 	stuck_watch "$tpid" "$cap" "$LAB_OUT/$s.stuck" &
@@ -208,11 +212,16 @@ for s in $SCENARIOS; do
 	sleep 1
 	# Daemons a scenario started must not shape the next one's view.
 	bash -c 'source /lab/lib.sh; lab_multipathd_down' >/dev/null 2>&1
-	n=$(grep -c . "$LAB_OUT/$s.checks")
-	if [ -e "$LAB_OUT/$s.end" ] && [ "$n" -gt 0 ]; then
-		result "PASS $s: ran to the end ($n checks)"
+	n=$(grep -c -E '^(PASS|FAIL) ' "$LAB_OUT/$s.checks")
+	k=$(grep -c '^SKIP ' "$LAB_OUT/$s.checks")
+	[ "$k" -gt 0 ] && k=", $k skipped" || k=
+	st=$(cat "$LAB_OUT/$s.end" 2>/dev/null)
+	if [ -e "$LAB_OUT/$s.end" ] && [ "$st" = 0 ] && [ $rc -eq 0 ] && [ "$n" -gt 0 ]; then
+		result "PASS $s: ran to the end ($n checks$k)"
+	elif [ -e "$LAB_OUT/$s.end" ] && [ "$n" -eq 0 ]; then
+		result "FAIL $s: ran to the end (made no check$k)"
 	elif [ -e "$LAB_OUT/$s.end" ]; then
-		result "FAIL $s: ran to the end (made no check)"
+		result "FAIL $s: ran to the end (its end reached with exit status ${st:-unknown}, its bash's $rc, after $n checks$k)"
 	elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		result "FAIL $s: ran to the end (killed at its cap of ${cap}s after $n checks$(
 			[ -s "$LAB_OUT/$s.stuck" ] && echo "; waiting in: $(head -n 1 "$LAB_OUT/$s.stuck")"))"

@@ -19,6 +19,8 @@
 #   lab_path_srp_login P [EXTRA]   login over path P; prints the host number
 #   lab_path_cut P [tx] / lab_path_restore P   drop / pass path P's RoCE
 #                           packets (where they arrive; tx: where they leave)
+#   lab_path_any_rx_cpu P   let path P deliver out of order (retransmissions)
+#   lab_path_in_order P     steer path P's receive to one CPU again
 #   lab_path_tx_holds       a drop where the packets leave holds them in the
 #                           sending rxe device (6.1); else tx cuts are refused
 #   lab_path_dropped        RoCE packets dropped by cuts so far
@@ -66,6 +68,25 @@ _lab_path_one_rx_cpu() {
 	for q in /sys/class/net/$1/queues/rx-*; do
 		echo 1 > $q/rps_cpus || return 1
 	done
+}
+
+# lab_path_any_rx_cpu PATH: undo _lab_path_one_rx_cpu on both ends of
+# PATH: each packet is received on the CPU that sent it, as on a veth pair
+# set up by hand, so the path delivers some packets out of order and the
+# receiving QP NAKs them: the retransmissions every RC initiator must
+# survive (a lossy fabric causes the same), here without a single loss.
+lab_path_any_rx_cpu() {
+	local q
+	for q in /sys/class/net/${PATH_DEVI[$1]}/queues/rx-* \
+		 /sys/class/net/${PATH_DEVT[$1]}/queues/rx-*; do
+		echo 0 > $q/rps_cpus || return 1
+	done
+}
+
+# lab_path_in_order PATH: steer PATH's receive to one CPU again.
+lab_path_in_order() {
+	_lab_path_one_rx_cpu ${PATH_DEVI[$1]} &&
+		_lab_path_one_rx_cpu ${PATH_DEVT[$1]}
 }
 
 lab_path_up() {

@@ -33,12 +33,14 @@ srp_logout() {
 	lab_wait 60 test ! -e /sys/class/scsi_host/host$1
 }
 
-# srp_logout_all: log every ib_srp host out.
+# srp_logout_all: log every ib_srp host out; fails if any logout failed
+# (the others are still tried).
 srp_logout_all() {
-	local h
+	local h ret=0
 	for h in $(lab_srp_hosts); do
-		srp_logout "$h"
+		srp_logout "$h" || { echo "logout of host$h failed"; ret=1; }
 	done
+	return $ret
 }
 
 # srp_wait_disks HOST N: wait until HOST has N block devices.

@@ -120,7 +120,8 @@ lab_reset_loop() {
 }
 
 # Result records: one line per named check, on the console and in the
-# scenario's check list.
+# scenario's check list. A check that cannot run here is not passed: it is
+# a SKIP with its reason, counted apart (guest/init.sh, tests/run-all).
 _lab_result() {
 	echo "$1 $LAB_SCENARIO: $2" >> "$LAB_CHECKS"
 	echo "LAB-RESULT $1 $LAB_SCENARIO: $2" >> "${LAB_OUT:-/tmp}/results"
@@ -132,6 +133,8 @@ fail() {
 	[ $# -gt 1 ] && lab_note "  why: ${*:2}"
 	return 0
 }
+# skip NAME WHY: the check NAME cannot run here, because WHY.
+skip() { _lab_result SKIP "$1 ($2)"; }
 
 # check NAME CMD...: run CMD, record PASS if it exits 0, else FAIL with its
 # last lines of output.
@@ -147,6 +150,34 @@ check() {
 		echo "$out" | tail -15 | sed 's/^/    /'
 	fi
 	return $rc
+}
+
+# lab_same A B: A and B are equal, and neither is empty: a value missing on
+# one side (a field absent from JSON, a sysfs file that cannot be read) is
+# no match, even when the other side is missing too.
+lab_same() {
+	[ -n "$1" ] && [ -n "$2" ] && [ "$1" = "$2" ] && return 0
+	echo "'$1' against '$2'"
+	return 1
+}
+
+# lab_pcpu_stats: "ALLOCATED FREED", the sets of per-CPU counters (one per
+# SRP channel or iSER connection, the drivers' only per-CPU allocation)
+# that rdi_core allocated and freed since it loaded.
+lab_pcpu_stats() {
+	awk '$1 == "allocated" { a = $2 } $1 == "freed" { f = $2 }
+	     END { if (a != "" && f != "") print a, f }' /sys/kernel/debug/rdi_core/percpu_stats
+}
+
+# lab_pcpu_stats_flat BEFORE AFTER MIN: between two lab_pcpu_stats
+# readings at least MIN sets were allocated, and as many freed.
+lab_pcpu_stats_flat() {
+	local a0 f0 a1 f1
+	read -r a0 f0 <<< "$1"
+	read -r a1 f1 <<< "$2"
+	[ -n "$f0" ] && [ -n "$f1" ] || { echo "no reading: '$1', '$2'"; return 1; }
+	echo "allocated +$((a1 - a0)) (at least $3), freed +$((f1 - f0))"
+	[ $((a1 - a0)) -ge "$3" ] && [ $((a1 - a0)) -eq $((f1 - f0)) ]
 }
 
 # lab_wait SECS CMD...: poll CMD every 0.5 s until it succeeds or SECS pass

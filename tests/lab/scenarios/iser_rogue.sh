@@ -79,7 +79,7 @@ fi
 # before UNSTALL and "PROBE ... status=success".
 if rogue_want datain-status; then
 	m=datain-status
-	rogue_start $m -s 5
+	rogue_start $m -s 2
 	if rogue_login; then
 		lab_log_mark
 		rogue_trigger 30 &
@@ -92,6 +92,51 @@ if rogue_want datain-status; then
 			lab_target_saw "^DATAIN_STATUS conn=1" 30
 		rogue_stall_end $m $trig "-eq 0"
 		wait $turs
+	else
+		fail "$m: login"
+	fi
+	rogue_logout_check "$m: logout"
+fi
+
+# Issue 40: a send queue that stops must fail its connection within
+# ISER_SQ_STALL_SECS (5 s, iser/conn.c) of its last completion, whatever
+# the target still sends: not when libiscsi's NOP-Out ping times out
+# (the target's NOP-Ins hold it off, and the ping would wait in the same
+# queue) or when the SCSI command times out. The datain-status lie with a
+# 30 s stall stops it: the target's receive queue runs empty under TEST
+# UNIT READYs, and the initiator's next SEND waits for receiver-not-ready
+# retries, with the LOCAL_INV of the trigger's rkey behind it. The stall
+# began at least half a second before DATAIN_STATUS (the target waits
+# that long with its queue empty), so the connection must fail within
+# 5 s of that line, plus the watchdog's 1 s period and 1 s for polling
+# the logs under TCG. The other stall modes stall for 2 s: a target may
+# be that slow to repost its receives.
+if rogue_want sq-stall; then
+	m=sq-stall
+	rogue_start datain-status -s 30
+	if rogue_login; then
+		lab_log_mark
+		rogue_trigger 60 &
+		trig=$!
+		check "$m: the trigger reached the target" lab_target_saw "^STALL conn=1"
+		(for i in $(seq 100); do lab_tur $ROGUE_DEV || break; done) \
+			>/dev/null 2>&1 &
+		turs=$!
+		check "$m: the receive queue is empty, the initiator's send waits" \
+			lab_target_saw "^DATAIN_STATUS conn=1" 30
+		t0=${EPOCHREALTIME/./}
+		lab_wait 20 lab_log_has "send queue completed none of its .* work requests"
+		t1=${EPOCHREALTIME/./}
+		ms=$(((t1 - t0) / 1000))
+		check "$m: the connection failed ${ms} ms after the stall was seen (<= 7000)" \
+			eval "lab_log_has 'send queue completed none of its' && [ $ms -le 7000 ]"
+		check "$m: ... before the target resumed" \
+			eval "! grep -q '^UNSTALL conn=1' $ROGUE_LOG"
+		check "$m: the session logged in again" \
+			lab_target_saw "^LOGGED_IN conn=2" 60
+		wait $trig
+		wait $turs
+		check "$m: LUN usable" rogue_usable
 	else
 		fail "$m: login"
 	fi
@@ -111,7 +156,7 @@ fi
 # to the trigger's read buffer and must fail.
 if rogue_want abort-stall; then
 	m=abort-stall
-	rogue_start $m -s 5
+	rogue_start $m -s 2
 	if rogue_login; then
 		rogue_trigger 5 &
 		trig=$!
@@ -192,7 +237,7 @@ rogue_reset_ended() {
 rogue_reset_stall() {
 	local m=$1 opt=$2 func=$3 name=$4 trig rst rc sg base
 	rogue_want $m || return 0
-	rogue_start $m -s 5
+	rogue_start $m -s 2
 	if rogue_login; then
 		check "$m: udev settled" udevadm settle -t 60
 		sg=$(rogue_sg)

@@ -82,6 +82,9 @@ while [ $SECONDS -lt $end ]; do
 	sleep 2
 done
 lab_note "$n logout/login cycles, $bad failed; $(churn_active_paths) paths active"
+# At least 2: the cycles alternate between path 0 and path 1, so each path
+# went out and came back once (CHURN_SECS allows more; fewer, none of path
+# 1's, if the first took the whole time).
 check "$n path logout/login cycles, every path back in its maps" test $n -ge 2 -a $bad -eq 0
 wait $rpid
 rc=$?

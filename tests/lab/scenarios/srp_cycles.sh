@@ -2,7 +2,8 @@
 #
 # SRP login/logout cycles (SRP_CYCLES, default 10; 200 in tests/run-all
 # --long) on path 0, each with its LUN scan, without multipathd: no
-# allocation stack through our modules keeps objects, the module reference
+# allocation stack through our modules keeps objects, every channel's
+# per-CPU counters are freed (rdi_core's count), the module reference
 # counts come back to where they started, then unload.
 #
 # The leak gate names its culprit (lab_slab_leak_check): the boot traces
@@ -53,6 +54,7 @@ check "allocation stacks through our modules are traced while logged in ($(lab_s
 check "logout" srp_logout_all
 check "allocation stacks read before the cycles" lab_slab_sites_save /tmp/cycles-sites0
 ref0=$(cycles_refcnts)
+st0=$(lab_pcpu_stats)
 t0=$SECONDS
 n=0
 while [ $n -lt $SRP_CYCLES ]; do
@@ -67,6 +69,15 @@ check "allocation stacks read after the cycles" lab_slab_sites_save /tmp/cycles-
 ref1=$(cycles_refcnts)
 lab_slab_leak_check "no allocation stack through our modules grew in each half of $SRP_CYCLES cycles" \
 	/tmp/cycles-sites0 /tmp/cycles-sitesh /tmp/cycles-sites1
+# Each channel's per-CPU counters (88 B per CPU, rdi/stats.c), counted
+# by rdi_core: no total of per-CPU memory shows a leak that small.
+st1=$(lab_pcpu_stats)
+if [ "$DRIVER" = ours ]; then
+	check "per-CPU counters of $SRP_CYCLES logins' channels all freed ($(lab_pcpu_stats_flat "$st0" "$st1" $SRP_CYCLES))" \
+		lab_pcpu_stats_flat "$st0" "$st1" $SRP_CYCLES
+else
+	skip "per-CPU counters of $SRP_CYCLES logins' channels all freed" "the in-tree ib_srp has no rdi_core"
+fi
 check "module reference counts back where they started" \
 	sh -c "[ '$ref0' = '$ref1' ] || { echo 'before: $ref0'; echo 'after: $ref1'; exit 1; }"
 check "ib_srp unloads" lab_unload ib_srp

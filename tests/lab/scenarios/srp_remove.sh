@@ -14,15 +14,26 @@ lab_srpt_up 2
 check "ib_srp loads" lab_srp_load
 h=$(lab_srp_login 1) && pass "login on path 1" || fail "login on path 1"
 srp_wait_disks $h 2
+disks=$(lab_host_disks $h)
+# fio runs far longer than the waits below: only the removal ends it.
 pids=""
-for d in $(lab_host_disks $h); do
+for d in $disks; do
 	fio --name=rm --filename=/dev/$d --direct=1 --ioengine=libaio \
-		--rw=randrw --bs=16k --iodepth=32 --time_based --runtime=60 \
+		--rw=randrw --bs=16k --iodepth=32 --time_based --runtime=600 \
 		--output=/dev/null &
 	pids="$pids $!"
 done
-check "fio started on both disks" test "$(echo $pids | wc -w)" -eq 2
-sleep 5
+# both_disks_busy: the host's two disks both have requests in flight.
+both_disks_busy() {
+	local d r w
+	[ "$(echo $disks | wc -w)" -eq 2 ] || { echo "disks: $disks"; return 1; }
+	for d in $disks; do
+		read -r r w < /sys/block/$d/inflight || return 1
+		[ $((r + w)) -gt 0 ] || { echo "$d: nothing in flight"; return 1; }
+	done
+}
+check "both disks ($(echo $disks)) have I/O in flight before the delete" \
+	lab_wait 30 both_disks_busy
 check "rdma link delete $RXE1 under I/O" rdma link delete $RXE1
 check "SCSI host $h removed" lab_wait 60 test ! -e /sys/class/scsi_host/host$h
 check "rport port-$h:1 removed" test ! -e /sys/class/srp_remote_ports/port-$h:1
@@ -42,6 +53,16 @@ fio_all_ended() {
 }
 check "fio ends after the removal (all $(echo $pids | wc -w) jobs)" lab_wait 90 fio_all_ended ||
 	lab_note "still running: $(for p in $pids; do job_ended $p || echo "$p ($(cat /proc/$p/comm))"; done)"
+# Ended by the removal: an I/O error (fio's status 1), not a signal, a
+# timeout or a clean end.
+rcs=
+for p in $pids; do
+	kill -0 $p 2>/dev/null && kill -KILL $p
+	wait $p
+	rcs="$rcs $?"
+done
+check "each fio ended with an I/O error (status:$rcs)" \
+	sh -c 'for rc; do [ "$rc" = 1 ] || exit 1; done' _ $rcs
 check "srp-$RXE0-1 still there" test -e /sys/class/infiniband_srp/srp-$RXE0-1/add_target
 h=$(lab_srp_login 0) && pass "login on path 0 still works" || fail "login on path 0 still works"
 check "logout" srp_logout_all

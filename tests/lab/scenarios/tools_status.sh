@@ -37,9 +37,9 @@ check "json: $nluns multipath maps" test "$(tools_json_get "$flat" 'multipath#')
 for i in 0 1; do
 	s=$(tools_json_get "$flat" "iser\[$i\].session")
 	d=/sys/class/iscsi_session/$s
-	check "json iser[$i]: $s exists" test -d $d
+	check "json iser[$i]: $s exists" sh -c '[ -n "$1" ] && [ -d "$2" ]' _ "$s" "$d"
 	for f in targetname tpgt state recovery_tmo ifacename; do
-		check "json iser[$i].$f = sysfs" test "$(tools_json_get "$flat" "iser\[$i\].$f")" = "$(cat $d/$f)"
+		check "json iser[$i].$f = sysfs" lab_same "$(tools_json_get "$flat" "iser\[$i\].$f")" "$(cat $d/$f)"
 	done
 	check "json iser[$i].state is LOGGED_IN" test "$(tools_json_get "$flat" "iser\[$i\].state")" = LOGGED_IN
 	check "json iser[$i].targetname is the lab IQN" test "$(tools_json_get "$flat" "iser\[$i\].targetname")" = "$ISER_IQN"
@@ -49,7 +49,7 @@ for i in 0 1; do
 	c=$(tools_json_get "$flat" "iser\[$i\].connections\[0\].name")
 	for f in address port persistent_address persistent_port state max_recv_dlength max_xmit_dlength; do
 		check "json iser[$i].connections[0].$f = sysfs" \
-			test "$(tools_json_get "$flat" "iser\[$i\].connections\[0\].$f")" = "$(cat /sys/class/iscsi_connection/$c/$f)"
+			lab_same "$(tools_json_get "$flat" "iser\[$i\].connections\[0\].$f")" "$(cat /sys/class/iscsi_connection/$c/$f)"
 	done
 	# (an empty block name matched any disk here, and an empty multipath
 	# name the empty holder list of /sys/block//)
@@ -147,7 +147,7 @@ done
 if [ "$DRIVER" = ours ]; then
 	check "host$hk: keepalive 7, from add_target" test "$(cat /sys/class/scsi_host/host$hk/keepalive)" = 7
 	check "host$hd: keepalive = ib_srp.keepalive ($(cat /sys/module/ib_srp/parameters/keepalive))" \
-		test "$(cat /sys/class/scsi_host/host$hd/keepalive)" = "$(cat /sys/module/ib_srp/parameters/keepalive)"
+		lab_same "$(cat /sys/class/scsi_host/host$hd/keepalive)" "$(cat /sys/module/ib_srp/parameters/keepalive)"
 	for h in "${!dest[@]}"; do
 		check "host$h: keepalive_state on" test "$(cat /sys/class/scsi_host/host$h/keepalive_state)" = on
 	done

@@ -79,6 +79,24 @@ module_param_cb(rx_data_max, &iser_rx_data_max_ops, &iser_rx_data_max, 0444);
 MODULE_PARM_DESC(rx_data_max,
 		 "Data bytes one receive buffer holds; logins declare no more (default 8192, 512..16777215)");
 
+/*
+ * A send queue that holds work and completes none of it for this long
+ * fails its connection (iser_sq_watchdog()). A correct target keeps a
+ * receive posted for everything the initiator may send and its device
+ * acknowledges each SEND at once, so a send that waits this long waits
+ * for a target that stopped receiving (receiver-not-ready retries, which
+ * an RNR retry count of 7 repeats for ever) or for a path that stopped
+ * carrying packets (soft-RoCE retries for ever at a retry count of 7),
+ * or it sits behind work the device will never execute (a send queue
+ * stopped without an error completion, issue 40). libiscsi would notice
+ * none of them while the target keeps sending: its NOP-In pings count
+ * as traffic, so it sends no NOP-Out of its own, and one would wait in
+ * the stopped queue anyway. 5 s is open-iscsi's default NOP-Out timeout,
+ * what an administrator already accepts as the time to call a silent
+ * connection dead.
+ */
+#define ISER_SQ_STALL_SECS	5
+
 /* All connections, for device removal. */
 static LIST_HEAD(iser_conns);
 static DEFINE_MUTEX(iser_conns_mutex);	/* protects iser_conns, iser_conn.removing */
@@ -123,6 +141,7 @@ static void iser_conn_release_work(struct work_struct *work)
 	struct iser_conn *ic = container_of(work, struct iser_conn,
 					    release_work);
 
+	del_timer_sync(&ic->sq_timer);
 	iser_conn_free_hw(ic);
 	mutex_lock(&iser_conns_mutex);
 	list_del(&ic->entry);
@@ -163,6 +182,36 @@ static void iser_conn_err_work(struct work_struct *work)
 	iser_conn_put(ic);
 }
 
+/*
+ * The send queue watchdog: once a second while the connection is up, a
+ * send queue holding signaled work requests that has completed none of
+ * them for ISER_SQ_STALL_SECS fails the connection (a failed completion
+ * does so at once: iser_wc_error()). It stops once the connection has
+ * failed; iser_conn_terminate() waits for a run in progress.
+ */
+static void iser_sq_watchdog(struct timer_list *t)
+{
+	struct iser_conn *ic = from_timer(ic, t, sq_timer);
+	unsigned long since;
+	int busy;
+
+	if (test_bit(ISER_CONN_F_ERROR, &ic->flags))
+		return;
+	busy = atomic_read(&ic->sq_busy);
+	smp_rmb();	/* sq_progress was written before sq_busy changed */
+	since = READ_ONCE(ic->sq_progress);
+	if (busy > 0 &&
+	    time_after(jiffies, since + ISER_SQ_STALL_SECS * HZ)) {
+		dev_err(&ic->dev->ib_dev->dev,
+			"%pISpc: send queue completed none of its %d work requests in %u s; failing the connection\n",
+			&ic->cm_id->route.addr.dst_addr, busy,
+			jiffies_to_msecs(jiffies - since) / 1000);
+		iser_conn_error(ic);
+		return;
+	}
+	mod_timer(&ic->sq_timer, jiffies + HZ);
+}
+
 /**
  * iser_conn_alloc() - allocate an unconnected iSER connection
  *
@@ -180,6 +229,7 @@ struct iser_conn *iser_conn_alloc(void)
 		return NULL;
 	}
 	kref_init(&ic->ref);
+	timer_setup(&ic->sq_timer, iser_sq_watchdog, 0);
 	INIT_WORK(&ic->err_work, iser_conn_err_work);
 	INIT_WORK(&ic->release_work, iser_conn_release_work);
 	mutex_init(&ic->state_mutex);
@@ -365,6 +415,8 @@ void iser_conn_terminate(struct iser_conn *ic)
 	lockdep_assert_held(&ic->state_mutex);
 
 	set_bit(ISER_CONN_F_ERROR, &ic->flags);
+	/* with ISER_CONN_F_ERROR set the watchdog does not come back */
+	del_timer_sync(&ic->sq_timer);
 	switch (ic->state) {
 	case ISER_CONN_CONNECTING:
 	case ISER_CONN_FAILED:
@@ -531,6 +583,60 @@ void iser_conn_fence(struct iser_conn *ic)
 	set_bit(ISER_CONN_F_FENCE, &ic->flags);
 	iser_conn_err_queue(ic);
 	iser_conn_error(ic);
+}
+
+/**
+ * iser_post_send() - post send work requests, counted for the watchdog
+ * @ic:        connection
+ * @first:     the first work request of a chain
+ * @signaled:  how many of the chain are signaled; each completion of
+ *             theirs calls iser_sq_done()
+ *
+ * Context: any.
+ * Return: the error of ib_post_send(), after which nothing is counted.
+ */
+int iser_post_send(struct iser_conn *ic, const struct ib_send_wr *first,
+		   int signaled)
+{
+	int ret;
+
+	/* the queue was idle: the wait for a completion starts now */
+	if (!atomic_read(&ic->sq_busy))
+		WRITE_ONCE(ic->sq_progress, jiffies);
+	/* the watchdog reads sq_busy, then sq_progress */
+	smp_mb__before_atomic();
+	atomic_add(signaled, &ic->sq_busy);
+	ret = ib_post_send(ic->queue.qp, first, NULL);
+	if (unlikely(ret))
+		atomic_sub(signaled, &ic->sq_busy);
+	return ret;
+}
+
+/**
+ * iser_sq_done() - a signaled send work request posted by
+ *	iser_post_send() completed, successfully or not
+ * @ic: connection
+ *
+ * Context: the completion handler.
+ */
+void iser_sq_done(struct iser_conn *ic)
+{
+	WRITE_ONCE(ic->sq_progress, jiffies);
+	/* the watchdog reads sq_busy, then sq_progress */
+	smp_mb__before_atomic();
+	atomic_dec(&ic->sq_busy);
+}
+
+/**
+ * iser_sq_watchdog_start() - start watching a connection's send queue
+ * @ic: connection that just came up
+ *
+ * Context: rdma_cm handler, @ic->state_mutex held.
+ */
+void iser_sq_watchdog_start(struct iser_conn *ic)
+{
+	lockdep_assert_held(&ic->state_mutex);
+	mod_timer(&ic->sq_timer, jiffies + HZ);
 }
 
 /**

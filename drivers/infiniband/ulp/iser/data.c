@@ -119,7 +119,7 @@ int iser_data_map(struct iser_conn *ic, struct iser_task *it,
 	return 0;
 
 err_release:
-	rdi_reg_release(ic->queue.qp, &it->reg);
+	rdi_reg_cancel(ic->queue.qp, &it->reg);
 err_unmap:
 	ib_dma_unmap_sg(ibdev, scsi_sglist(sc), scsi_sg_count(sc), it->dma_dir);
 	it->sg_nents = 0;
@@ -131,6 +131,7 @@ static void iser_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct iser_task *it = container_of(wc->wr_cqe, struct iser_task,
 					    inv_cqe);
 
+	iser_sq_done(wc->qp->qp_context);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "registration/invalidation");
 	atomic_dec(&it->wrs);
@@ -166,12 +167,15 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 		it->tmf_ended = false;
 		return;
 	}
-	if (it->reg.mr) {
+	if (it->reg.mr && !it->cmd_sent) {
+		/* never posted: nothing to invalidate, the device's key stays */
+		rdi_reg_cancel(ic->queue.qp, &it->reg);
+	} else if (it->reg.mr) {
 		/*
-		 * Not sent: nothing to invalidate. Invalidated: by the target,
-		 * or by the LOCAL_INV the completion waited for.
+		 * Invalidated: by the target, or by the LOCAL_INV the completion
+		 * waited for.
 		 */
-		if (it->cmd_sent && !it->invalidated &&
+		if (!it->invalidated &&
 		    !test_bit(ISER_CONN_F_DRAINED, &ic->flags)) {
 			struct ib_send_wr *wr;
 
@@ -179,7 +183,7 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 			it->inv_cqe.done = iser_inv_done;
 			wr = rdi_reg_inv_wr(&it->reg, &it->inv_cqe);
 			atomic_inc(&it->wrs);
-			if (unlikely(ib_post_send(ic->queue.qp, wr, NULL))) {
+			if (unlikely(iser_post_send(ic, wr, 1))) {
 				atomic_dec(&it->wrs);
 				iser_conn_fence(ic);
 			} else {

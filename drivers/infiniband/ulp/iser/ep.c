@@ -78,6 +78,7 @@ static void iser_established(struct iser_conn *ic,
 		dev_name(&ic->dev->ib_dev->dev),
 		ic->remote_inv ? "remote" : "local");
 	iser_set_state(ic, ISER_CONN_UP);
+	iser_sq_watchdog_start(ic);
 	complete_all(&ic->established);
 }
 

@@ -28,6 +28,7 @@
 #include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/timer.h>
 #include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
@@ -41,8 +42,11 @@
 #define ISER_MAX_CMDS		512
 /* Receive buffers beyond one per command: NOP-In, async messages. */
 #define ISER_RX_EXTRA		8
-/* Send queue entries per command: REG_MR, SEND, LOCAL_INV. */
-#define ISER_WR_PER_CMD		3
+/*
+ * Send queue entries per command: the LOCAL_INV chained in front of its
+ * REG_MR (tx.c says why), the REG_MR, the SEND, the LOCAL_INV after it.
+ */
+#define ISER_WR_PER_CMD		4
 /* Send queue entries for unsolicited Data-Out PDUs, all commands together. */
 #define ISER_DOUT_WRS		1024
 /* Login and text PDUs are at most this long (libiscsi's login buffer). */
@@ -148,6 +152,13 @@ enum {
  *                 long PDU contiguous, the rest the device's
  * @dout_posted:   unsolicited Data-Out SENDs posted, or about to be, and
  *                 not completed; at most ISER_DOUT_WRS (tx.c)
+ * @sq_busy:       signaled send work requests posted and not completed
+ *                 (iser_post_send(), iser_sq_done())
+ * @sq_progress:   jiffies of the last send completion, or of the post that
+ *                 found the send queue idle; written before @sq_busy
+ *                 grows or shrinks, read after it
+ * @sq_timer:      the send queue watchdog, once a second while the
+ *                 connection is up (iser_sq_watchdog())
  * @err_cqe:       completion of unsignaled or error-only work requests
  * @stats:         per-connection counters
  * @debugfs:       this connection's debugfs directory
@@ -184,6 +195,9 @@ struct iser_conn {
 	struct iser_rx_ring	rx;
 	struct rdi_buf		rx_spill;
 	atomic_t		dout_posted;
+	atomic_t		sq_busy;
+	unsigned long		sq_progress;
+	struct timer_list	sq_timer;
 	struct ib_cqe		err_cqe;
 	struct rdi_stats	stats;
 	struct dentry		*debugfs;
@@ -299,6 +313,10 @@ void iser_conn_wq_destroy(void);
 void iser_conn_error(struct iser_conn *ic);
 void iser_conn_fence(struct iser_conn *ic);
 void iser_wc_error(struct ib_wc *wc, const char *what);
+int iser_post_send(struct iser_conn *ic, const struct ib_send_wr *first,
+		   int signaled);
+void iser_sq_done(struct iser_conn *ic);
+void iser_sq_watchdog_start(struct iser_conn *ic);
 int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
 		       unsigned int nr, u32 data_len);
 void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring);

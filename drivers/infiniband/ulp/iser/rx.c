@@ -192,6 +192,7 @@ static void iser_rx_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct iser_conn *ic = desc->conn;
 	struct iscsi_conn *conn = READ_ONCE(ic->iscsi_conn);
 
+	iser_sq_done(ic);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		iser_wc_error(wc, "local invalidation");
 		return;
@@ -275,7 +276,7 @@ static bool iser_rx_invalidate(struct iser_conn *ic, struct iscsi_conn *conn,
 		goto out_unlock;
 	}
 	wr = rdi_reg_inv_wr(&it->reg, &desc->inv_cqe);
-	if (ib_post_send(ic->queue.qp, wr, NULL)) {
+	if (iser_post_send(ic, wr, 1)) {
 		bad = ISER_RX_INV_POST_FAILED;
 		goto out_unlock;
 	}
@@ -386,7 +387,7 @@ static bool iser_rx_tmf_invalidate(struct iser_conn *ic,
 	if (last) {
 		last->wr_cqe = &desc->inv_cqe;
 		last->send_flags = IB_SEND_SIGNALED;
-		ret = ib_post_send(ic->queue.qp, first, NULL);
+		ret = iser_post_send(ic, first, 1);
 	}
 out_unlock:
 	spin_unlock(&session->back_lock);

@@ -23,6 +23,7 @@ static void iser_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct iser_task *it = container_of(wc->wr_cqe, struct iser_task,
 					    send_cqe);
 
+	iser_sq_done(wc->qp->qp_context);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "command send");
 	atomic_dec(&it->wrs);
@@ -36,6 +37,7 @@ static void iser_mgmt_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* No response will free a PDU sent without an ITT: we do. */
 	bool unanswered = task->hdr->itt == RESERVED_ITT;
 
+	iser_sq_done(wc->qp->qp_context);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "control send");
 	/*
@@ -53,6 +55,7 @@ static void iser_dout_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct iser_dout *d = container_of(wc->wr_cqe, struct iser_dout, cqe);
 	struct iser_conn *ic = wc->qp->qp_context;
 
+	iser_sq_done(ic);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		iser_wc_error(wc, "Data-Out send");
 	atomic_dec(&ic->dout_posted);
@@ -70,7 +73,7 @@ static int iser_post_counted(struct iser_conn *ic, struct iser_task *it,
 	int ret;
 
 	atomic_add(n, &it->wrs);
-	ret = ib_post_send(ic->queue.qp, first, NULL);
+	ret = iser_post_send(ic, first, n);
 	if (unlikely(ret))
 		atomic_sub(n, &it->wrs);
 	return ret;
@@ -177,11 +180,25 @@ static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
 				      ISER_HDRS_LEN, DMA_TO_DEVICE);
 	it->send_wr.num_sge = it->nr_sge;
 
+	/*
+	 * The registration goes behind a LOCAL_INV of the MR's previous key,
+	 * which it no longer holds: soft-RoCE in 6.1 executes a REG_MR that
+	 * is queued behind an unacknowledged SEND a second time when that
+	 * SEND is retransmitted (reordered or lost packets, an RNR NAK), the
+	 * second REG_MR of the now valid MR fails ("rxe_reg_fast_mr: ... not
+	 * free") and the send queue stops, mostly without an error
+	 * completion (issue 40). It holds a LOCAL_INV until every work
+	 * request before it has completed, so the REG_MR behind it never
+	 * waits behind an unacknowledged one (rdi_reg_inv_prev_wr()). The
+	 * command's own invalidation, before its completion, stays where
+	 * it is (rx.c).
+	 */
 	first = &it->send_wr;
 	if (it->reg.mr) {
 		it->reg.reg_wr.wr.wr_cqe = &ic->err_cqe;
 		it->reg.reg_wr.wr.next = &it->send_wr;
-		first = &it->reg.reg_wr.wr;
+		first = rdi_reg_inv_prev_wr(&it->reg);
+		first->wr_cqe = &ic->err_cqe;
 	}
 	trace_iser_cmd_send(ic, be32_to_cpu((__force __be32)task->hdr->itt),
 			    scsi_bufflen(task->sc), task->imm_count,

@@ -6,8 +6,8 @@
  * its own file: device.c (per-ib_device PD and capabilities), buf.c
  * (DMA-mapped buffers), mr.c (fast registration), queue.c (a QP and its
  * CQs), wc.c (the report of a failed completion), stats.c (per-CPU
- * counters and their debugfs file), scsi.c (SCSI host limits). This file
- * only unloads the module.
+ * counters and their debugfs files), scsi.c (SCSI host limits). This file
+ * only loads and unloads the module.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -16,11 +16,19 @@
 
 #include "rdi.h"
 
+static int __init rdi_init(void)
+{
+	rdi_stats_debugfs_init();
+	return 0;
+}
+
 static void __exit rdi_exit(void)
 {
+	rdi_stats_debugfs_exit();
 	rdi_device_cache_exit();
 }
 
+module_init(rdi_init);
 module_exit(rdi_exit);
 
 MODULE_DESCRIPTION("RDMA plumbing shared by the SRP and iSER initiators");

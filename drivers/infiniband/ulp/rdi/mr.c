@@ -49,6 +49,12 @@ static void rdi_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 static struct ib_cqe rdi_reg_cqe = { .done = rdi_reg_done };
 static struct ib_cqe rdi_inv_cqe = { .done = rdi_inv_done };
 
+/* The key before @rkey: ib_inc_rkey() undone. */
+static u32 rdi_prev_rkey(u32 rkey)
+{
+	return (rkey & 0xffffff00) | ((rkey - 1) & 0xff);
+}
+
 /**
  * rdi_mr_pool_init() - create the MRs a QP registers memory with
  * @dev:       device of @qp
@@ -133,11 +139,16 @@ int rdi_reg_sg(struct ib_qp *qp, struct rdi_reg *reg, struct scatterlist *sg,
 	if (!mr)
 		return -EAGAIN;
 
-	/* A new key per use: a late access through the old one must fail. */
+	/*
+	 * A new key per use: a late access through the old one must fail.
+	 * The key byte only ever moves on by one per registration posted, so
+	 * the device's key is always the one before (rdi_reg_inv_prev_wr()).
+	 */
 	ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
 
 	n = ib_map_mr_sg(mr, sg, sg_nents, sg_offset, page_size);
 	if (unlikely(n < 0 || !mr->length)) {
+		ib_update_fast_reg_key(mr, rdi_prev_rkey(mr->rkey));
 		ib_mr_pool_put(qp, &qp->rdma_mrs, mr);
 		return n < 0 ? n : -EINVAL;
 	}
@@ -175,6 +186,60 @@ struct ib_send_wr *rdi_reg_inv_wr(struct rdi_reg *reg, struct ib_cqe *cqe)
 	return wr;
 }
 EXPORT_SYMBOL_GPL(rdi_reg_inv_wr);
+
+/**
+ * rdi_reg_inv_prev_wr() - chain a local invalidation of the key an MR had
+ *	before in front of its registration
+ * @reg: registration rdi_reg_sg() prepared, not posted yet
+ *
+ * The LOCAL_INV names the key the device last registered the MR with (or
+ * its first key): the MR is invalid by then, so on a device that follows
+ * the verbs this only costs a work request. What it buys is an order on
+ * devices that replay work requests: soft-RoCE in Linux 6.1 executes the
+ * local work requests (REG_MR, LOCAL_INV) queued behind an unacknowledged
+ * send again when it retransmits that send, and a second REG_MR of a
+ * valid MR fails ("rxe_reg_fast_mr: ... not free") and silently stops the
+ * send queue; it holds a LOCAL_INV back until every earlier work request
+ * has completed, so a REG_MR behind one is never behind an unacknowledged
+ * send, and is never executed twice.
+ *
+ * Every registration of the MR rdi_reg_sg() prepared before must have been
+ * posted or given back with rdi_reg_cancel(): the device's key is then the
+ * one before @reg's.
+ *
+ * Return: @reg->inv_wr, unsignaled, its failure logged (the caller may
+ * point @wr_cqe at its own error handler), with @next pointing to
+ * @reg->reg_wr: post it instead of @reg->reg_wr.
+ */
+struct ib_send_wr *rdi_reg_inv_prev_wr(struct rdi_reg *reg)
+{
+	struct ib_send_wr *wr = &reg->inv_wr;
+
+	memset(wr, 0, sizeof(*wr));
+	wr->opcode = IB_WR_LOCAL_INV;
+	wr->ex.invalidate_rkey = rdi_prev_rkey(reg->mr->rkey);
+	wr->wr_cqe = &rdi_inv_cqe;
+	wr->next = &reg->reg_wr.wr;
+	return wr;
+}
+EXPORT_SYMBOL_GPL(rdi_reg_inv_prev_wr);
+
+/**
+ * rdi_reg_cancel() - give back a registration that was never posted
+ * @qp:  QP the MR came from
+ * @reg: registration rdi_reg_sg() prepared; does nothing if it holds no MR
+ *
+ * Puts the MR's key back to the one the device knows, then returns the
+ * MR to its pool (rdi_reg_release()).
+ */
+void rdi_reg_cancel(struct ib_qp *qp, struct rdi_reg *reg)
+{
+	if (!reg->mr)
+		return;
+	ib_update_fast_reg_key(reg->mr, rdi_prev_rkey(reg->mr->rkey));
+	rdi_reg_release(qp, reg);
+}
+EXPORT_SYMBOL_GPL(rdi_reg_cancel);
 
 /**
  * rdi_reg_release() - return a registration's MR to its pool

@@ -9,5 +9,7 @@
 #define RDI_INTERNAL_H
 
 void rdi_device_cache_exit(void);
+void rdi_stats_debugfs_init(void);
+void rdi_stats_debugfs_exit(void);
 
 #endif /* RDI_INTERNAL_H */
