@@ -56,7 +56,7 @@ tx_no_hung_task() { lab_log_lacks "blocked for more than"; }
 if ! lab_path_tx_holds; then
 	# 6.12's soft-RoCE fails the QPs on a refused send (docs/lab.md): the
 	# rx cuts of srp_pathcut and srp_keepalive are that kernel's.
-	echo "SKIP $LAB_SCENARIO: no tx cut on $(uname -r) (lab_path_tx_holds)"
+	skip "tx cut" "no tx cut on $(uname -r): lab_path_tx_holds"
 	exit 0
 fi
 check "cuttable paths up" lab_path_up
