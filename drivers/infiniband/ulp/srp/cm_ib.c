@@ -151,8 +151,14 @@ static void srp_ib_cm_rep(struct srp_channel *ch, struct ib_cm_id *id,
 		ret = ib_modify_qp(ch->queue.qp, &attr, mask);
 	if (!ret)
 		ret = ib_send_cm_rtu(id, NULL, 0);
-	if (!ret)
+	if (!ret) {
+		/* The SCSI timeout must outlast the transport's retries. */
+		if (mask & IB_QP_TIMEOUT && mask & IB_QP_RETRY_CNT)
+			WRITE_ONCE(ch->target->rc_give_up_ms,
+				   srp_rc_give_up_ms(attr.timeout,
+						     attr.retry_cnt));
 		return;
+	}
 err_status:
 	ch->status = ret;
 err_reject:

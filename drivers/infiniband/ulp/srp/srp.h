@@ -350,6 +350,10 @@ enum srp_target_state {
  *               keep-alive for the rest of the target's life
  * @topspin_workarounds: topspin_workarounds at load: Topspin/Cisco
  *               targets get a node-GUID initiator port identifier
+ * @rc_give_up_ms: how long the RC transport of an IB CM login retries
+ *               before it fails a send (srp_rc_give_up_ms()); 0 when not
+ *               known (RDMA/CM). Written by the CM handlers, read when a
+ *               disk is configured (READ_ONCE/WRITE_ONCE)
  * @sgid:        GID 0 of the port: the source of IB CM paths and, with
  *               @opts.initiator_ext, the initiator port identifier
  * @dgid:        destination GID (IB CM) / GID resolved by RDMA/CM
@@ -386,6 +390,7 @@ struct srp_target {
 	bool			it_iu_shrunk;
 	bool			ka_refused;
 	bool			topspin_workarounds;
+	u32			rc_give_up_ms;
 
 	union ib_gid		sgid;
 	union ib_gid		dgid;

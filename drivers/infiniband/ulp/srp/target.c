@@ -144,6 +144,25 @@ static int srp_change_queue_depth(struct scsi_device *sdev, int depth)
 	return scsi_change_queue_depth(sdev, depth);
 }
 
+/*
+ * Without keep-alive, a dead path shows only when the RC transport gives up
+ * on a send: a disk's SCSI timeout shorter than that starts the error
+ * handler while the transport still retries. An IB CM login knows the
+ * retry time (srp_ib_cm_rep()); the disk then gets it plus a second, at
+ * least sd's default of 30 s.
+ */
+static int srp_slave_configure(struct scsi_device *sdev)
+{
+	struct srp_target *target = host_to_target(sdev->host);
+	u32 ms = READ_ONCE(target->rc_give_up_ms);
+
+	if (sdev->type == TYPE_DISK && ms)
+		blk_queue_rq_timeout(sdev->request_queue,
+				     max_t(unsigned long, 30 * HZ,
+					   msecs_to_jiffies(ms + MSEC_PER_SEC)));
+	return 0;
+}
+
 static struct scsi_host_template srp_template = {
 	.module			= THIS_MODULE,
 	.name			= "InfiniBand SRP initiator",
@@ -156,6 +175,7 @@ static struct scsi_host_template srp_template = {
 	.map_queues		= srp_map_queues,
 	.mq_poll		= srp_mq_poll,
 	.change_queue_depth	= srp_change_queue_depth,
+	.slave_configure	= srp_slave_configure,
 	.eh_timed_out		= srp_timed_out,
 	.eh_abort_handler	= srp_eh_abort,
 	.eh_device_reset_handler = srp_eh_device_reset,
