@@ -554,8 +554,11 @@ void srp_target_disconnect(struct srp_target *target, bool logout)
 		srp_ch_send_logout(&target->ch[i], logout);
 	for (i = 0; i < target->ch_count; i++) {
 		now = jiffies;
-		srp_ch_wait(&target->ch[i], &target->ch[i].logout_done,
-			    time_after(deadline, now) ? deadline - now : 0);
+		if (!srp_ch_wait(&target->ch[i], &target->ch[i].logout_done,
+				 time_after(deadline, now) ? deadline - now : 0))
+			shost_printk(KERN_WARNING, target->shost,
+				     "channel %u: logout not sent within %u ms; disconnecting\n",
+				     i, SRP_LOGOUT_TIMEOUT_MS);
 	}
 	for (i = 0; i < target->ch_count; i++)
 		target->cm->disconnect(&target->ch[i]);
