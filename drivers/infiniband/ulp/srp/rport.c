@@ -213,7 +213,7 @@ static unsigned long srp_reconnect_login_timeout(struct srp_target *target)
 		left = min(left, srp_tmo_left(w->since, w->fast_io_fail_tmo, now));
 	if (w->dev_loss_tmo >= 0)
 		left = min(left, srp_tmo_left(w->since, w->dev_loss_tmo, now));
-	return max(left, (unsigned long)HZ);
+	return max_t(unsigned long, left, HZ);
 }
 
 /**
