@@ -292,6 +292,21 @@ RDI_TEST(login_rsp_check)
  * Issue 19: each queue of the QP, and its CQ, has room for the work
  * request ib_drain_qp() posts.
  */
+RDI_TEST(rc_give_up_time)
+{
+	/* 0: no timeout (IBTA), nothing to bound */
+	EXPECT_EQ(srp_rc_give_up_ms(0, 7), 0);
+	/* 4.096 us * 2^14 = 67.1 ms, * 4, * 8 sends: 2147.5 ms, rounded up */
+	EXPECT_EQ(srp_rc_give_up_ms(14, 7), 2148);
+	/* one send, no retry: 4 * 4.096 us * 2 = 32.8 us, rounded up */
+	EXPECT_EQ(srp_rc_give_up_ms(1, 0), 1);
+	/* 2^19: 2.15 s per wait, 8.6 s per send, 8 sends: 68.7 s */
+	EXPECT_EQ(srp_rc_give_up_ms(19, 7), 68720);
+	/* the largest exponent the 5-bit field holds, and past it: no wrap */
+	EXPECT_EQ(srp_rc_give_up_ms(31, 7), 281474977);
+	EXPECT_EQ(srp_rc_give_up_ms(255, 7), 281474977);
+}
+
 RDI_TEST(queue_fits_device)
 {
 	/* 64 SENDs, 64 REG_MR, 64 LOCAL_INV, the keep-alive probe, drain */

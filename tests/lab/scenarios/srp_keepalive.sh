@@ -56,6 +56,7 @@
 # lab-long: KA_SOAK_SECS=600
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
+. /lab/lib-time.sh
 
 : "${KA_SOAK_SECS:=60}"
 : "${KA_CUT_FIO_SECS:=$([ "${DRIVER:-ours}" = intree ] && echo 120 || echo 60)}"
@@ -66,43 +67,7 @@ RECONNECT=2 FASTFAIL=4 DEVLOSS=60
 KA_PARAM=/sys/module/ib_srp/parameters/keepalive
 ours() { [ "$DRIVER" = ours ]; }
 
-# --- guest-clock arithmetic
-ka_sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a - b }'; }
-# ka_within T LIMIT: T is a number of seconds and at most LIMIT.
-ka_within() {
-	[[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "not measured: '$1'"; return 1; }
-	awk -v t="$1" -v l="$2" 'BEGIN { exit !(t <= l) }' || { echo "$1 s > $2 s"; return 1; }
-}
-# ka_ktime REGEX: kernel time stamp of the first message since the mark
-# that matches REGEX (the mark itself: "lab-mark").
-ka_ktime() {
-	lab_log_since | awk -v re="$1" '!done && $0 ~ re {
-		sub(/^\[ */, ""); sub(/\].*/, ""); print; done = 1 }'
-}
 ka_msg_re() { echo "scsi host$1: channel [0-9]+: keep-alive probe unanswered for [0-9]+ ms; failing the path"; }
-
-# ka_watch SECS COND...: poll the condition functions every 0.2 s until all
-# hold or SECS have passed since KA_T0 (an $EPOCHREALTIME); KA_AT[COND] is
-# then the seconds from KA_T0 to the first poll that saw COND, or "never".
-declare -A KA_AT
-ka_watch() {
-	local secs=$1 c left el
-	shift
-	for c; do KA_AT[$c]=; done
-	while :; do
-		left=0
-		el=$(ka_sub "$EPOCHREALTIME" "$KA_T0")
-		for c; do
-			[ -n "${KA_AT[$c]}" ] && continue
-			if $c >/dev/null 2>&1; then KA_AT[$c]=$el; else left=1; fi
-		done
-		[ $left = 0 ] && return 0
-		awk -v e="$el" -v s="$secs" 'BEGIN { exit !(e >= s) }' && break
-		sleep 0.2
-	done
-	for c; do [ -n "${KA_AT[$c]}" ] || KA_AT[$c]=never; done
-	return 1
-}
 
 # --- conditions on path 0 (R0: its rport, MAP/MM: its dm map and the
 # major:minor of its LUN 0 in that map)
@@ -168,15 +133,6 @@ ka_rxe_delta() {
 	join <(sort <<<"$1") <(sort <<<"$2") |
 		awk '$1 !~ /sent_pkts/ && $3 != $2 { printf "%s +%d ", $1, $3 - $2 } END { print "" }'
 }
-# ka_fio_max_lat FILE: fio's longest I/O (submission to completion) in s.
-ka_fio_max_lat() {
-	jq -r '[.jobs[] | .read.lat_ns.max, .write.lat_ns.max] | max' "$1" |
-		awk '/^[0-9]/ { printf "%.2f\n", $1 / 1e9 }'
-}
-ka_fio_errors() { jq -r '[.jobs[].error] | add' "$1"; }
-# ka_fio_ok JSON RC: fio exited 0 and no job of its report has an error.
-ka_fio_ok() { [ "$2" -eq 0 ] && [ "$(ka_fio_errors "$1")" = 0 ]; }
-
 # --- set-up
 check "cuttable paths up" lab_path_up
 check "SRP target ports on both paths" lab_path_srpt_up 2
@@ -261,18 +217,18 @@ fi
 cmds0=$(ka_host_cmds $h0)
 lab_log_mark
 lab_path_cut 0
-KA_T0=$EPOCHREALTIME
+LAB_T0=$EPOCHREALTIME
 lab_note "path 0 cut, idle (host$h0 has had $cmds0 SCSI commands)"
 if ours; then
-	ka_watch $((IDLE_BOUND + 20)) c_rport_down
+	lab_watch $((IDLE_BOUND + 20)) c_rport_down
 else
-	ka_watch 20 c_rport_down
+	lab_watch 20 c_rport_down
 fi
 cmds1=$(ka_host_cmds $h0)
-kmark=$(ka_ktime lab-mark)
-kmsg=$(ka_ktime "$(ka_msg_re $h0)")
-kdelay=$([ -n "$kmsg" ] && ka_sub "$kmsg" "$kmark")
-lab_note "idle path 0: rport left running after ${KA_AT[c_rport_down]} s," \
+kmark=$(lab_ktime lab-mark)
+kmsg=$(lab_ktime "$(ka_msg_re $h0)")
+kdelay=$([ -n "$kmsg" ] && lab_sub "$kmsg" "$kmark")
+lab_note "idle path 0: rport left running after ${LAB_AT[c_rport_down]} s," \
 	"keep-alive message after ${kdelay:-never} s (kernel clock); $(lab_log_since | grep -E "$(ka_msg_re $h0)" | sed 's/^\[[^]]*\] //')"
 if ours && [ -n "$gap" ]; then
 	# (what was measured before the drop, said now: it took time)
@@ -288,17 +244,17 @@ if ours && [ -n "$gap" ]; then
 fi
 if ours; then
 	check "idle path 0: keep-alive message within K + 2 = $IDLE_BOUND s of the drop (${kdelay:-never} s)" \
-		ka_within "$kdelay" $IDLE_BOUND
-	check "idle path 0: rport leaves running within $IDLE_BOUND s of the drop (${KA_AT[c_rport_down]} s)" \
-		ka_within "${KA_AT[c_rport_down]}" $IDLE_BOUND
+		lab_within "$kdelay" $IDLE_BOUND
+	check "idle path 0: rport leaves running within $IDLE_BOUND s of the drop (${LAB_AT[c_rport_down]} s)" \
+		lab_within "${LAB_AT[c_rport_down]}" $IDLE_BOUND
 	check "idle path 0: noticed before any command was sent to it ($cmds0 -> $cmds1)" \
 		test "$cmds1" = "$cmds0"
 fi
 lab_path_restore 0
-KA_T0=$EPOCHREALTIME
-ka_watch 90 c_rport_up
-lab_note "idle path 0 restored: rport running after ${KA_AT[c_rport_up]} s"
-check "idle path 0 comes back: rport running (${KA_AT[c_rport_up]} s after the restore)" c_rport_up
+LAB_T0=$EPOCHREALTIME
+lab_watch 90 c_rport_up
+lab_note "idle path 0 restored: rport running after ${LAB_AT[c_rport_up]} s"
+check "idle path 0 comes back: rport running (${LAB_AT[c_rport_up]} s after the restore)" c_rport_up
 check "path 0 serves I/O again (direct read of $d0)" \
 	dd if=/dev/$d0 of=/dev/null bs=64k count=16 iflag=direct status=none
 
@@ -320,49 +276,49 @@ check "fio runs over path 0 ($d0)" lab_disk_moves $d0 30
 lab_log_mark
 rxa0=$(ka_rxe_snap "*")
 lab_path_cut 0
-KA_T0=$EPOCHREALTIME
+LAB_T0=$EPOCHREALTIME
 lab_note "path 0 cut under fio"
 if ours; then
-	ka_watch 90 c_rport_down c_dm_failed
+	lab_watch 90 c_rport_down c_dm_failed
 else
 	# The in-tree rport may stay "running" through the cut (its
 	# recovery starts from the SCSI error handler): time dm's failover.
-	ka_watch 90 c_dm_failed
-	KA_AT[c_rport_down]=$(c_rport_down && echo "(by then)" || echo never)
+	lab_watch 90 c_dm_failed
+	LAB_AT[c_rport_down]=$(c_rport_down && echo "(by then)" || echo never)
 fi
-kmark=$(ka_ktime lab-mark)
-kmsg=$(ka_ktime "$(ka_msg_re $h0)")
-kdelay=$([ -n "$kmsg" ] && ka_sub "$kmsg" "$kmark")
-lab_note "path 0 under fio: rport left running after ${KA_AT[c_rport_down]} s, dm failed" \
-	"the path after ${KA_AT[c_dm_failed]} s, keep-alive message after ${kdelay:-never} s (kernel clock)"
+kmark=$(lab_ktime lab-mark)
+kmsg=$(lab_ktime "$(ka_msg_re $h0)")
+kdelay=$([ -n "$kmsg" ] && lab_sub "$kmsg" "$kmark")
+lab_note "path 0 under fio: rport left running after ${LAB_AT[c_rport_down]} s, dm failed" \
+	"the path after ${LAB_AT[c_dm_failed]} s, keep-alive message after ${kdelay:-never} s (kernel clock)"
 lab_log_since | grep -E "$(ka_msg_re $h0)|Failing path|host$h0" | head -8
 lab_note "soft-RoCE counters that moved: $(ka_rxe_delta "$rxa0" "$(ka_rxe_snap "*")")"
 if ours; then
-	check "path 0's rport leaves running within K + fast_io_fail_tmo + 2 = $FAIL_BOUND s (${KA_AT[c_rport_down]} s)" \
-		ka_within "${KA_AT[c_rport_down]}" $FAIL_BOUND
-	check "dm fails path 0 ($d0) within $FAIL_BOUND s of the drop (${KA_AT[c_dm_failed]} s)" \
-		ka_within "${KA_AT[c_dm_failed]}" $FAIL_BOUND
+	check "path 0's rport leaves running within K + fast_io_fail_tmo + 2 = $FAIL_BOUND s (${LAB_AT[c_rport_down]} s)" \
+		lab_within "${LAB_AT[c_rport_down]}" $FAIL_BOUND
+	check "dm fails path 0 ($d0) within $FAIL_BOUND s of the drop (${LAB_AT[c_dm_failed]} s)" \
+		lab_within "${LAB_AT[c_dm_failed]}" $FAIL_BOUND
 	if lab_rxe_fails_cut_qps; then
-		kfail=$(ka_ktime "$(ka_msg_re $h0)|scsi host$h0: channel [0-9]+: [A-Z_]+ failed: ")
-		kfail=$([ -n "$kfail" ] && ka_sub "$kfail" "$kmark")
+		kfail=$(lab_ktime "$(ka_msg_re $h0)|scsi host$h0: channel [0-9]+: [A-Z_]+ failed: ")
+		kfail=$([ -n "$kfail" ] && lab_sub "$kfail" "$kmark")
 		check "the path failed within K + 2 = $IDLE_BOUND s (${kfail:-never} s; keep-alive message ${kdelay:-never}: soft-RoCE fails the QPs first on $(uname -r))" \
-			ka_within "$kfail" $IDLE_BOUND
+			lab_within "$kfail" $IDLE_BOUND
 	else
 		check "the keep-alive failed the path: message within K + 2 = $IDLE_BOUND s (${kdelay:-never} s)" \
-			ka_within "$kdelay" $IDLE_BOUND
+			lab_within "$kdelay" $IDLE_BOUND
 	fi
 else
-	check "dm fails path 0 ($d0) (after ${KA_AT[c_dm_failed]} s; no keep-alive in-tree)" c_dm_failed
+	check "dm fails path 0 ($d0) (after ${LAB_AT[c_dm_failed]} s; no keep-alive in-tree)" c_dm_failed
 fi
 # (dmsetup, not multipath -ll: its path checkers wait on the dead path)
 dmsetup status $MAP
 check "I/O goes on over path 1 (fio alive)" kill -0 $fpid
 lab_path_restore 0
-KA_T0=$EPOCHREALTIME
-ka_watch 90 c_rport_up c_dm_active
-lab_note "path 0 restored: rport running after ${KA_AT[c_rport_up]} s, dm path active after ${KA_AT[c_dm_active]} s"
-check "path 0's rport reconnects (${KA_AT[c_rport_up]} s after the restore)" c_rport_up
-check "dm reinstates path 0 (${KA_AT[c_dm_active]} s after the restore)" c_dm_active
+LAB_T0=$EPOCHREALTIME
+lab_watch 90 c_rport_up c_dm_active
+lab_note "path 0 restored: rport running after ${LAB_AT[c_rport_up]} s, dm path active after ${LAB_AT[c_dm_active]} s"
+check "path 0's rport reconnects (${LAB_AT[c_rport_up]} s after the restore)" c_rport_up
+check "dm reinstates path 0 (${LAB_AT[c_dm_active]} s after the restore)" c_dm_active
 if kill -0 $fpid 2>/dev/null; then
 	check "path 0 carries fio's I/O again" lab_disk_moves $d0 20
 else
@@ -371,11 +327,11 @@ else
 fi
 wait $fpid
 rc=$?
-lat=$(ka_fio_max_lat /tmp/ka-cut.json)
-lab_note "fio across the cut: exit $rc, errors $(ka_fio_errors /tmp/ka-cut.json), longest I/O $lat s"
-check "fio verify across the cut: exit 0, no error" ka_fio_ok /tmp/ka-cut.json $rc
+lat=$(lab_fio_max_lat /tmp/ka-cut.json)
+lab_note "fio across the cut: exit $rc, errors $(lab_fio_errors /tmp/ka-cut.json), longest I/O $lat s"
+check "fio verify across the cut: exit 0, no error" lab_fio_ok /tmp/ka-cut.json $rc
 [ $rc -eq 0 ] || tail -20 /tmp/ka-cut.err
-ours && check "longest I/O across the cut within $LAT_BOUND s ($lat s)" ka_within "$lat" $LAT_BOUND
+ours && check "longest I/O across the cut within $LAT_BOUND s ($lat s)" lab_within "$lat" $LAT_BOUND
 
 # --- 3. no false positives: heavy I/O on healthy paths, a slow LUN
 maps=$(for d in $(lab_host_disks "$h0"); do lab_mp_map_of $d; done | sort -u)
@@ -403,9 +359,9 @@ fio --direct=1 --ioengine=libaio --rw=randrw --bsrange=4k-64k --iodepth=32 \
 	--runtime=$KA_SOAK_SECS --output-format=json --output=/tmp/ka-soak.json \
 	"${args[@]}" 2>/tmp/ka-soak.err
 rc=$?
-lat=$(ka_fio_max_lat /tmp/ka-soak.json)
+lat=$(lab_fio_max_lat /tmp/ka-soak.json)
 lab_note "soak: fio exit $rc, longest I/O $lat s, $(jq -r '[.jobs[] | .read.io_kbytes + .write.io_kbytes] | add / 1024 | floor' /tmp/ka-soak.json) MiB"
-check "soak: fio verify exit 0, no error" ka_fio_ok /tmp/ka-soak.json $rc
+check "soak: fio verify exit 0, no error" lab_fio_ok /tmp/ka-soak.json $rc
 [ $rc -eq 0 ] || tail -20 /tmp/ka-soak.err
 lab_note "soak: soft-RoCE retries: $(ka_rxe_delta "$rx0" "$(ka_rxe_snap)")"
 # ka_soak_clean: no keep-alive failure in the soak. One cause outside our
@@ -502,7 +458,7 @@ lab_log_mark
 t=$EPOCHREALTIME
 dd if=/dev/$ds of=/dev/null bs=4k count=1 skip=$((RANDOM % 1000)) iflag=direct status=none
 rc=$?
-el=$(ka_sub "$EPOCHREALTIME" "$t")
+el=$(lab_sub "$EPOCHREALTIME" "$t")
 lab_note "slow LUN: one read took $el s (exit $rc)"
 check "slow LUN: the read completes ($el s)" test $rc -eq 0
 check "slow LUN: it did take KA_SLOW_MS ($el s >= $((KA_SLOW_MS / 1000 - 1)) s)" \
@@ -576,27 +532,27 @@ if ours; then
 	udevadm settle
 	pa=$(ka_probes $ha)
 	ka_pa() { ka_probes_past $ha $((pa + 1)); }
-	KA_T0=$EPOCHREALTIME
-	ka_watch $((3 * KW + 5)) ka_pa
-	check "keepalive $KW, idle: the channel probes twice (in ${KA_AT[ka_pa]} s)" ka_pa
+	LAB_T0=$EPOCHREALTIME
+	lab_watch $((3 * KW + 5)) ka_pa
+	check "keepalive $KW, idle: the channel probes twice (in ${LAB_AT[ka_pa]} s)" ka_pa
 	sleep 0.3	# the probe's answer (not observable before it is reaped)
 	lab_log_mark
 	lab_path_cut 0
-	KA_T0=$EPOCHREALTIME
-	ka_watch $((KW + 2 + 20)) c_rport_down
-	kmark=$(ka_ktime lab-mark)
-	kmsg=$(ka_ktime "$(ka_msg_re $ha)")
-	kdelay=$([ -n "$kmsg" ] && ka_sub "$kmsg" "$kmark")
-	lab_note "one idle channel (two probes in ${KA_AT[ka_pa]} s), cut 0.3 s after the second: rport left running after" \
-		"${KA_AT[c_rport_down]} s, keep-alive message after ${kdelay:-never} s (kernel clock)"
+	LAB_T0=$EPOCHREALTIME
+	lab_watch $((KW + 2 + 20)) c_rport_down
+	kmark=$(lab_ktime lab-mark)
+	kmsg=$(lab_ktime "$(ka_msg_re $ha)")
+	kdelay=$([ -n "$kmsg" ] && lab_sub "$kmsg" "$kmark")
+	lab_note "one idle channel (two probes in ${LAB_AT[ka_pa]} s), cut 0.3 s after the second: rport left running after" \
+		"${LAB_AT[c_rport_down]} s, keep-alive message after ${kdelay:-never} s (kernel clock)"
 	check "one idle channel, cut right after its probe: keep-alive message within K + 2 = $((KW + 2)) s of the drop (${kdelay:-never} s)" \
-		ka_within "$kdelay" $((KW + 2))
-	check "one idle channel, cut right after its probe: rport leaves running within $((KW + 2)) s (${KA_AT[c_rport_down]} s)" \
-		ka_within "${KA_AT[c_rport_down]}" $((KW + 2))
+		lab_within "$kdelay" $((KW + 2))
+	check "one idle channel, cut right after its probe: rport leaves running within $((KW + 2)) s (${LAB_AT[c_rport_down]} s)" \
+		lab_within "${LAB_AT[c_rport_down]}" $((KW + 2))
 	lab_path_restore 0
-	KA_T0=$EPOCHREALTIME
-	ka_watch 60 c_rport_up
-	check "it comes back: rport running (${KA_AT[c_rport_up]} s after the restore)" c_rport_up
+	LAB_T0=$EPOCHREALTIME
+	lab_watch 60 c_rport_up
+	check "it comes back: rport running (${LAB_AT[c_rport_up]} s after the restore)" c_rport_up
 	check "keepalive=0: no probe at all (host$hb, idle since its login)" test "$(ka_probes $hb)" = 0
 	g=$(srpt_guid)
 	# (bash: dash's echo reports every failed write as an I/O error)

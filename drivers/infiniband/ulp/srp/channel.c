@@ -404,6 +404,17 @@ int srp_ch_start_recv(struct srp_channel *ch)
 	return 0;
 }
 
+/*
+ * A send IU taken for @use: one SGE so far, and srp_send_done() as its
+ * completion unless its user sets another before posting it.
+ */
+static void srp_tx_iu_use(struct srp_iu *iu, enum srp_tx_use use)
+{
+	iu->use = use;
+	iu->num_sge = 1;
+	iu->cqe.done = srp_send_done;
+}
+
 /* Take a free send IU for @use; the caller checked that there is one. */
 static struct srp_iu *__srp_take_tx_iu(struct srp_channel *ch,
 				       enum srp_tx_use use)
@@ -413,8 +424,7 @@ static struct srp_iu *__srp_take_tx_iu(struct srp_channel *ch,
 	lockdep_assert_held(&ch->lock);
 	iu = list_first_entry(&ch->free_tx, struct srp_iu, list);
 	list_del(&iu->list);
-	iu->use = use;
-	iu->num_sge = 1;
+	srp_tx_iu_use(iu, use);
 	return iu;
 }
 
@@ -493,8 +503,7 @@ static void srp_free_tx_iu(struct srp_channel *ch, struct srp_iu *iu,
 	if (answer && !list_empty(&ch->held_rx)) {
 		rx = list_first_entry(&ch->held_rx, struct srp_iu, list);
 		list_del(&rx->list);
-		iu->use = SRP_TX_RSP;
-		iu->num_sge = 1;
+		srp_tx_iu_use(iu, SRP_TX_RSP);
 	} else {
 		list_add(&iu->list, &ch->free_tx);
 	}
@@ -617,7 +626,9 @@ void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu)
 /**
  * srp_post_send() - post an IU, preceded by registration work requests
  * @ch:     channel
- * @iu:     send IU; @iu->sge[1..] may already describe immediate data
+ * @iu:     send IU; @iu->sge[1..] may already describe immediate data, and
+ *          @iu->cqe.done is its completion (srp_send_done() unless the
+ *          user set another after taking it)
  * @len:    bytes of @iu->buf to send
  * @prefix: NULL or a NULL-terminated chain of REG_MR work requests
  *
@@ -631,7 +642,6 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 	iu->sge[0].addr = iu->buf.dma;
 	iu->sge[0].length = len;
 	iu->sge[0].lkey = ch->pd->local_dma_lkey;
-	iu->cqe.done = srp_send_done;
 
 	wr.wr_cqe = &iu->cqe;
 	wr.sg_list = iu->sge;

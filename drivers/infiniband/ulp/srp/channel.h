@@ -23,9 +23,11 @@
  * @connect:    send the login request as CM private data
  * @disconnect: start a disconnect (DREQ); may be called from any context
  *              except hard IRQ and more than once
- * @destroy:    destroy the CM id; waits for its handler to finish
  *
- * Everything after the CM exchange (QP use, IUs, credits) is common.
+ * Each login has a CM id of its own (struct srp_cm_id), which @init
+ * creates and srp_ch_release() lets go of; its destroy work function is
+ * the connection manager's. Everything after the CM exchange (QP use, IUs,
+ * credits) is common.
  */
 struct srp_cm_ops {
 	int (*init)(struct srp_channel *ch);
@@ -35,7 +37,6 @@ struct srp_cm_ops {
 	int (*connect)(struct srp_channel *ch,
 		       const struct srp_login_params *p);
 	void (*disconnect)(struct srp_channel *ch);
-	void (*destroy)(struct srp_channel *ch);
 };
 
 /**
@@ -95,6 +96,19 @@ void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what);
 static inline void srp_ka_seen(struct srp_channel *ch)
 {
 	WRITE_ONCE(ch->ka.last_seen, jiffies);
+}
+
+/**
+ * srp_ch_login_left() - time left before the login under way times out
+ * @ch: channel; &srp_channel.login_deadline is set for its login
+ *
+ * Return: jiffies, 0 once the deadline has passed.
+ */
+static inline unsigned long srp_ch_login_left(const struct srp_channel *ch)
+{
+	s64 ms = ktime_ms_delta(ch->login_deadline, ktime_get());
+
+	return ms > 0 ? msecs_to_jiffies(ms) : 0;
 }
 
 #endif /* IB_SRP_CHANNEL_H */

@@ -14,6 +14,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/random.h>
+#include <linux/slab.h>
 #include <rdma/ib_sa.h>
 #include <rdma/ib_cache.h>
 #include <scsi/scsi_host.h>
@@ -150,18 +151,23 @@ static void srp_ib_cm_rep(struct srp_channel *ch, struct ib_cm_id *id,
 		ret = ib_modify_qp(ch->queue.qp, &attr, mask);
 	if (!ret)
 		ret = ib_send_cm_rtu(id, NULL, 0);
-	if (!ret)
+	if (!ret) {
+		/* The SCSI timeout must outlast the transport's retries. */
+		if (mask & IB_QP_TIMEOUT && mask & IB_QP_RETRY_CNT)
+			WRITE_ONCE(ch->target->rc_give_up_ms,
+				   srp_rc_give_up_ms(attr.timeout,
+						     attr.retry_cnt));
 		return;
+	}
 err_status:
 	ch->status = ret;
 err_reject:
 	ib_send_cm_rej(id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, NULL, 0);
 }
 
-static int srp_ib_cm_handler(struct ib_cm_id *id, const struct ib_cm_event *ev)
+static void srp_ib_cm_event(struct srp_channel *ch, struct ib_cm_id *id,
+			    const struct ib_cm_event *ev)
 {
-	struct srp_channel *ch = id->context;
-
 	switch (ev->event) {
 	case IB_CM_REP_RECEIVED:
 		srp_ib_cm_rep(ch, id, ev);
@@ -176,25 +182,55 @@ static int srp_ib_cm_handler(struct ib_cm_id *id, const struct ib_cm_event *ev)
 	case IB_CM_DREQ_RECEIVED:
 		ib_send_cm_drep(id, NULL, 0);
 		srp_cm_disconnected(ch);
-		return 0;
+		return;
 	default:
-		return 0;
+		return;
 	}
 	complete(&ch->login_done);
+}
+
+/*
+ * Events of an id the channel has let go of are dropped (its destruction
+ * answers what needs answering); returning 0 keeps the id for
+ * srp_ib_cm_destroy_work().
+ */
+static int srp_ib_cm_handler(struct ib_cm_id *id, const struct ib_cm_event *ev)
+{
+	struct srp_cm_id *cid = id->context;
+
+	mutex_lock(&cid->lock);
+	if (cid->ch)
+		srp_ib_cm_event(cid->ch, id, ev);
+	mutex_unlock(&cid->lock);
 	return 0;
+}
+
+static void srp_ib_cm_destroy_work(struct work_struct *work)
+{
+	struct srp_cm_id *cid = container_of(work, struct srp_cm_id, destroy);
+
+	ib_destroy_cm_id(cid->ib);
+	kfree(cid);
 }
 
 static int srp_ib_cm_init(struct srp_channel *ch)
 {
 	struct srp_target *target = ch->target;
 	struct srp_host *host = target->host;
+	struct srp_cm_id *cid;
 	struct ib_cm_id *id;
 	int ret;
 
-	id = ib_create_cm_id(host->sdev->ib_dev, srp_ib_cm_handler, ch);
-	if (IS_ERR(id))
+	cid = srp_cm_id_new(ch, srp_ib_cm_destroy_work);
+	if (!cid)
+		return -ENOMEM;
+	id = ib_create_cm_id(host->sdev->ib_dev, srp_ib_cm_handler, cid);
+	if (IS_ERR(id)) {
+		kfree(cid);
 		return PTR_ERR(id);
-	ch->ib_id = id;
+	}
+	cid->ib = id;
+	ch->cm_id = cid;
 
 	ret = srp_ib_query_path(ch);
 	if (ret)
@@ -230,18 +266,10 @@ static int srp_ib_cm_create_qp(struct srp_channel *ch,
 	return ret;
 }
 
-static void srp_ib_cm_destroy(struct srp_channel *ch)
-{
-	if (!ch->ib_id)
-		return;
-	ib_destroy_cm_id(ch->ib_id);
-	ch->ib_id = NULL;
-}
-
 /*
  * The REP handler moves the QP to RTR and RTS, and a REP can come long
- * after the login gave up: srp_ch_release() destroys the CM id, waiting
- * for that handler, before the QP.
+ * after the login gave up: srp_ch_release() lets go of the CM id, waiting
+ * for that handler, before the QP goes.
  */
 static void srp_ib_cm_destroy_qp(struct srp_channel *ch)
 {
@@ -270,13 +298,13 @@ static int srp_ib_cm_connect(struct srp_channel *ch,
 	param.max_cm_retries = SRP_MAX_CM_RETRIES;
 	param.local_cm_response_timeout = SRP_CM_RESPONSE_TIMEOUT;
 	param.remote_cm_response_timeout = SRP_CM_RESPONSE_TIMEOUT;
-	return ib_send_cm_req(ch->ib_id, &param);
+	return ib_send_cm_req(ch->cm_id->ib, &param);
 }
 
 static void srp_ib_cm_disconnect(struct srp_channel *ch)
 {
-	if (ch->ib_id)
-		ib_send_cm_dreq(ch->ib_id, NULL, 0);
+	if (ch->cm_id)
+		ib_send_cm_dreq(ch->cm_id->ib, NULL, 0);
 }
 
 const struct srp_cm_ops srp_ib_cm_ops = {
@@ -285,7 +313,6 @@ const struct srp_cm_ops srp_ib_cm_ops = {
 	.destroy_qp	= srp_ib_cm_destroy_qp,
 	.connect	= srp_ib_cm_connect,
 	.disconnect	= srp_ib_cm_disconnect,
-	.destroy	= srp_ib_cm_destroy,
 };
 
 /** srp_ib_cm_register() - register with the subnet administrator client */

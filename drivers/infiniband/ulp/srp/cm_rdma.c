@@ -13,6 +13,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/slab.h>
 #include <net/net_namespace.h>
 #include <scsi/scsi_host.h>
 
@@ -29,10 +30,9 @@ enum {
 	SRP_RESPONDER_RESOURCES	= 4,
 };
 
-static int srp_rdma_cm_handler(struct rdma_cm_id *id,
-			       struct rdma_cm_event *ev)
+static void srp_rdma_cm_event(struct srp_channel *ch, struct rdma_cm_id *id,
+			      struct rdma_cm_event *ev)
 {
-	struct srp_channel *ch = id->context;
 	struct Scsi_Host *shost = ch->target->shost;
 	const void *data;
 	u8 len;
@@ -82,21 +82,52 @@ static int srp_rdma_cm_handler(struct rdma_cm_id *id,
 	case RDMA_CM_EVENT_DISCONNECTED:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
 		srp_cm_disconnected(ch);
-		return 0;
+		return;
 	default:
-		return 0;
+		return;
 	}
 	complete(&ch->login_done);
+}
+
+/*
+ * Events of an id the channel has let go of are dropped; returning 0 keeps
+ * the id for srp_rdma_cm_destroy_work(), which may be under way.
+ */
+static int srp_rdma_cm_handler(struct rdma_cm_id *id,
+			       struct rdma_cm_event *ev)
+{
+	struct srp_cm_id *cid = id->context;
+
+	mutex_lock(&cid->lock);
+	if (cid->ch)
+		srp_rdma_cm_event(cid->ch, id, ev);
+	mutex_unlock(&cid->lock);
 	return 0;
 }
 
+static void srp_rdma_cm_destroy_work(struct work_struct *work)
+{
+	struct srp_cm_id *cid = container_of(work, struct srp_cm_id, destroy);
+
+	rdma_destroy_id(cid->rdma);
+	kfree(cid);
+}
+
+/*
+ * Wait for a resolution's event, within the login's deadline; a login
+ * abandoned meanwhile (srp_ch_login_abandon()) ends the wait.
+ */
 static int srp_rdma_cm_wait(struct srp_channel *ch)
 {
 	unsigned long tmo = msecs_to_jiffies(SRP_RESOLVE_TIMEOUT_MS +
 					     SRP_RESOLVE_EVENT_MS);
 
-	if (!wait_for_completion_timeout(&ch->login_done, tmo))
+	tmo = min(tmo, srp_ch_login_left(ch));
+	if (!srp_ch_login_broken(ch) &&
+	    !wait_for_completion_timeout(&ch->login_done, tmo))
 		return -ETIMEDOUT;
+	if (srp_ch_login_broken(ch))
+		return -ECONNABORTED;
 	return ch->status;
 }
 
@@ -106,14 +137,21 @@ static int srp_rdma_cm_init(struct srp_channel *ch)
 	struct srp_host *host = target->host;
 	struct srp_target_opts *o = &target->opts;
 	struct sockaddr *src = NULL;
+	struct srp_cm_id *cid;
 	struct rdma_cm_id *id;
 	int ret;
 
-	id = rdma_create_id(&init_net, srp_rdma_cm_handler, ch, RDMA_PS_TCP,
+	cid = srp_cm_id_new(ch, srp_rdma_cm_destroy_work);
+	if (!cid)
+		return -ENOMEM;
+	id = rdma_create_id(&init_net, srp_rdma_cm_handler, cid, RDMA_PS_TCP,
 			    IB_QPT_RC);
-	if (IS_ERR(id))
+	if (IS_ERR(id)) {
+		kfree(cid);
 		return PTR_ERR(id);
-	ch->rdma_id = id;
+	}
+	cid->rdma = id;
+	ch->cm_id = cid;
 
 	if (srp_target_opts_has(o, SRP_OPT_SRC))
 		src = (struct sockaddr *)&o->src;
@@ -157,16 +195,16 @@ static int srp_rdma_cm_init(struct srp_channel *ch)
 static int srp_rdma_cm_create_qp(struct srp_channel *ch,
 				 const struct rdi_queue_attr *attr)
 {
-	return rdi_queue_create(&ch->queue, ch->pd, ch->rdma_id, attr);
+	return rdi_queue_create(&ch->queue, ch->pd, ch->cm_id->rdma, attr);
 }
 
 /*
- * Through the CM id while there is one, so that it forgets the QP; after
- * srp_ch_release() destroyed it, nothing of the RDMA/CM refers to the QP.
+ * Through the CM id, so that it forgets the QP: srp_ch_release() destroys
+ * the QP before it puts the id away.
  */
 static void srp_rdma_cm_destroy_qp(struct srp_channel *ch)
 {
-	rdi_queue_destroy(&ch->queue, ch->rdma_id);
+	rdi_queue_destroy(&ch->queue, ch->cm_id ? ch->cm_id->rdma : NULL);
 }
 
 static int srp_rdma_cm_connect(struct srp_channel *ch,
@@ -185,21 +223,13 @@ static int srp_rdma_cm_connect(struct srp_channel *ch,
 	param.initiator_depth = 0;
 	param.retry_count = ch->target->opts.tl_retry_count;
 	param.rnr_retry_count = SRP_RNR_RETRY_COUNT;
-	return rdma_connect(ch->rdma_id, &param);
+	return rdma_connect(ch->cm_id->rdma, &param);
 }
 
 static void srp_rdma_cm_disconnect(struct srp_channel *ch)
 {
-	if (ch->rdma_id)
-		rdma_disconnect(ch->rdma_id);
-}
-
-static void srp_rdma_cm_destroy(struct srp_channel *ch)
-{
-	if (!ch->rdma_id)
-		return;
-	rdma_destroy_id(ch->rdma_id);
-	ch->rdma_id = NULL;
+	if (ch->cm_id)
+		rdma_disconnect(ch->cm_id->rdma);
 }
 
 const struct srp_cm_ops srp_rdma_cm_ops = {
@@ -208,5 +238,4 @@ const struct srp_cm_ops srp_rdma_cm_ops = {
 	.destroy_qp	= srp_rdma_cm_destroy_qp,
 	.connect	= srp_rdma_cm_connect,
 	.disconnect	= srp_rdma_cm_disconnect,
-	.destroy	= srp_rdma_cm_destroy,
 };

@@ -192,8 +192,9 @@ void srp_ka_init(struct srp_channel *ch)
  * srp_ka_login_probe() - try the probe on a channel that just logged in
  * @ch: channel whose QP is ready to send and that is not connected yet
  *
- * Waits up to a keep-alive period for the probe, less if the channel
- * fails meanwhile (a disconnect from a target whose QP does not answer).
+ * Waits up to a keep-alive period for the probe, at most until the login's
+ * deadline (srp_ch_login_left()), less if the channel fails meanwhile (a
+ * disconnect from a target whose QP does not answer).
  * A target that refuses it has our QP in the error state now; keep-alive
  * is turned off for it, once, and the caller logs in again.
  *
@@ -223,7 +224,8 @@ int srp_ka_login_probe(struct srp_channel *ch)
 		return ret;
 	}
 
-	deadline = jiffies + 2 * srp_ka_half(target);
+	/* Within the login's own time: a reconnect holds the rport mutex. */
+	deadline = jiffies + min(2 * srp_ka_half(target), srp_ch_login_left(ch));
 	for (;;) {
 		srp_ch_poll(ch);
 		spin_lock_irq(&ch->lock);
@@ -238,8 +240,8 @@ int srp_ka_login_probe(struct srp_channel *ch)
 			return -ECONNRESET;
 		if (time_after(jiffies, deadline)) {
 			shost_printk(KERN_ERR, target->shost,
-				     "channel %u: no answer to the keep-alive probe within %u s of the login\n",
-				     ch->idx, target->opts.keepalive);
+				     "channel %u: no answer to the keep-alive probe within %u ms of the login\n",
+				     ch->idx, jiffies_to_msecs(jiffies - ch->ka.sent));
 			return -ETIMEDOUT;
 		}
 		usleep_range(200, 1000);

@@ -33,6 +33,9 @@ enum {
 	SRP_LOGOUT_TIMEOUT_MS	= 1000,
 };
 
+/* Destroys the CM ids channels have let go of (struct srp_cm_id). */
+static struct workqueue_struct *srp_cm_wq;
+
 /*
  * Read at every login, reconnects included, as the in-tree driver does: a
  * new value applies from the next login of each channel.
@@ -245,21 +248,100 @@ void srp_cm_disconnected(struct srp_channel *ch)
 }
 
 /**
+ * srp_cm_id_new() - the context of a new CM id for a login of @ch
+ * @ch:      the channel
+ * @destroy: the connection manager's work function that destroys the id
+ *           and frees the context (struct srp_cm_id)
+ *
+ * The connection manager creates its id with the result as context, sets
+ * &srp_cm_id.rdma or .ib and then @ch->cm_id; should creating the id fail,
+ * it frees the context with kfree().
+ *
+ * Return: the context, or NULL without memory.
+ */
+struct srp_cm_id *srp_cm_id_new(struct srp_channel *ch, work_func_t destroy)
+{
+	struct srp_cm_id *cid;
+
+	cid = kzalloc(sizeof(*cid), GFP_KERNEL);
+	if (!cid)
+		return NULL;
+	mutex_init(&cid->lock);
+	cid->ch = ch;
+	INIT_WORK(&cid->destroy, destroy);
+	return cid;
+}
+
+/*
+ * Let go of the channel's CM id: once this returns, no handler of the id
+ * reaches the channel. Waits for a handler that runs, nothing longer.
+ */
+static void srp_cm_id_detach(struct srp_channel *ch)
+{
+	struct srp_cm_id *cid = ch->cm_id;
+
+	if (!cid)
+		return;
+	mutex_lock(&cid->lock);
+	cid->ch = NULL;
+	mutex_unlock(&cid->lock);
+}
+
+/* Destroy the detached id in the background: that can wait on the fabric. */
+static void srp_cm_id_put_away(struct srp_channel *ch)
+{
+	struct srp_cm_id *cid = ch->cm_id;
+
+	if (!cid)
+		return;
+	ch->cm_id = NULL;
+	queue_work(srp_cm_wq, &cid->destroy);
+}
+
+/**
  * srp_ch_release() - undo a (partial) login: CM id and verbs resources
  * @ch: channel, disconnected
  *
- * The CM id goes first: destroying it waits for a CM handler that runs and
- * keeps new ones from running. A login response can come long after the
- * login gave up (over the IB CM the REQ is retried for about a minute,
- * longer after an MRA), and its handler moves the QP to RTR and RTS (IB
- * CM: srp_ib_cm_rep(); RDMA/CM does it itself): with the id gone it
- * cannot reach a QP, MR pool or CQ being destroyed.
+ * The CM id lets go of the channel first: a login response can come long
+ * after the login gave up (over the IB CM the REQ is retried for about a
+ * minute, longer after an MRA), and its handler moves the QP to RTR and
+ * RTS (IB CM: srp_ib_cm_rep(); RDMA/CM does it itself), so no handler may
+ * reach a QP, MR pool or CQ being destroyed. The QP goes while the id
+ * still exists (RDMA/CM forgets it then), and the id is destroyed in the
+ * background (struct srp_cm_id): nothing here waits for the fabric, since
+ * the QP is drained in the error state.
+ *
+ * Context: process context; returns without waiting for the target.
  */
 void srp_ch_release(struct srp_channel *ch)
 {
 	srp_ka_stop(ch);
-	ch->target->cm->destroy(ch);
+	srp_cm_id_detach(ch);
 	srp_ch_destroy_ib(ch);
+	srp_cm_id_put_away(ch);
+}
+
+/**
+ * srp_login_init() - set up what logins need at module load
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int srp_login_init(void)
+{
+	/* Unbound: one id waiting for the fabric holds back no other. */
+	srp_cm_wq = alloc_workqueue("srp_cm", WQ_UNBOUND, 0);
+	return srp_cm_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * srp_login_exit() - wait for every CM id's destruction, at module unload
+ *
+ * Context: every target is gone; waits as long as the fabric holds a MAD
+ * of an id being destroyed.
+ */
+void srp_login_exit(void)
+{
+	destroy_workqueue(srp_cm_wq);
 }
 
 static int srp_ch_login_once(struct srp_channel *ch, bool multich,
@@ -271,6 +353,13 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 	unsigned long left;
 	int ret;
 
+	/*
+	 * The whole attempt - route, login answer, keep-alive probe - ends
+	 * by the deadline, and srp_ch_login_abandon() can break it off from
+	 * the start: a reconnect holds the rport mutex meanwhile.
+	 */
+	ch->login_deadline = ktime_add_ms(ktime_get(), jiffies_to_msecs(timeout));
+	srp_ch_login_start(ch);
 	ch->max_it_iu_len = it_iu_len;
 	ret = target->cm->init(ch);
 	if (ret)
@@ -279,8 +368,11 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 	srp_fill_login_params(ch, &p, multich, it_iu_len, imm);
 	reinit_completion(&ch->login_done);
 	ch->status = -ETIMEDOUT;
-	ch->login_deadline = ktime_add_ms(ktime_get(), jiffies_to_msecs(timeout));
-	srp_ch_login_start(ch);
+	/* Abandoned while the route resolved: that woke nobody. */
+	if (srp_ch_login_broken(ch)) {
+		ret = -ECONNABORTED;
+		goto err_release;
+	}
 	/*
 	 * A channel that joins needs one to join. Checked once the login runs,
 	 * so that a failure of the last live channel either shows here or
@@ -301,7 +393,8 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 		goto err_release;
 	}
 
-	left = wait_for_completion_timeout(&ch->login_done, timeout);
+	left = wait_for_completion_timeout(&ch->login_done,
+					   srp_ch_login_left(ch));
 	if (!left)
 		shost_printk(KERN_ERR, target->shost,
 			     "channel %u: no answer to the login request within %u ms\n",
@@ -413,43 +506,60 @@ static void srp_logout_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /*
- * Send SRP_I_LOGOUT on a connected channel and wait briefly for it to leave
- * the send queue, so that the disconnect that follows does not flush it.
+ * Mark a channel down and, with @logout and if it was connected, post
+ * SRP_I_LOGOUT on it; @ch->logout_done completes when that send does, at
+ * once when none was posted.
  */
-static void srp_ch_send_logout(struct srp_channel *ch)
+static void srp_ch_send_logout(struct srp_channel *ch, bool logout)
 {
 	struct srp_iu *iu;
 
-	if (!srp_ch_mark_down(ch))
-		return;
-
+	reinit_completion(&ch->logout_done);
+	if (!srp_ch_mark_down(ch) || !logout)
+		goto none;
 	iu = srp_get_tx_iu(ch, SRP_TX_RSP);
 	if (!iu)
-		return;
+		goto none;
 	srp_build_i_logout(iu->buf.addr, SRP_TAG_TSK_MGMT);
-	reinit_completion(&ch->logout_done);
 	iu->cqe.done = srp_logout_done;
-	if (srp_post_send(ch, iu, sizeof(struct srp_iu_i_logout), NULL)) {
-		srp_put_tx_iu(ch, iu);
+	if (!srp_post_send(ch, iu, sizeof(struct srp_iu_i_logout), NULL))
 		return;
-	}
-	srp_ch_wait(ch, &ch->logout_done,
-		    msecs_to_jiffies(SRP_LOGOUT_TIMEOUT_MS));
+	srp_put_tx_iu(ch, iu);
+none:
+	complete(&ch->logout_done);
 }
 
 /**
  * srp_target_disconnect() - log out and disconnect every channel
  * @target: the target
+ * @logout: send SRP_I_LOGOUT on the channels still connected first
  *
- * Idempotent; channels keep their resources (see
- * srp_target_free_channels()). Context: process context.
+ * The logouts go out on every channel at once and are waited for together,
+ * at most SRP_LOGOUT_TIMEOUT_MS in all, so that the disconnects that
+ * follow do not flush them: one round trip on a live path. Recovery from a
+ * failure passes !@logout: the path is likely dead, and the rport mutex it
+ * holds is what the transport's timers need. Idempotent; channels keep
+ * their resources (see srp_target_free_channels()).
+ *
+ * Context: process context.
  */
-void srp_target_disconnect(struct srp_target *target)
+void srp_target_disconnect(struct srp_target *target, bool logout)
 {
+	unsigned long deadline = jiffies +
+				 msecs_to_jiffies(SRP_LOGOUT_TIMEOUT_MS);
+	unsigned long now;
 	unsigned int i;
 
 	for (i = 0; i < target->ch_count; i++)
-		srp_ch_send_logout(&target->ch[i]);
+		srp_ch_send_logout(&target->ch[i], logout);
+	for (i = 0; i < target->ch_count; i++) {
+		now = jiffies;
+		if (!srp_ch_wait(&target->ch[i], &target->ch[i].logout_done,
+				 time_after(deadline, now) ? deadline - now : 0))
+			shost_printk(KERN_WARNING, target->shost,
+				     "channel %u: logout not sent within %u ms; disconnecting\n",
+				     i, SRP_LOGOUT_TIMEOUT_MS);
+	}
 	for (i = 0; i < target->ch_count; i++)
 		target->cm->disconnect(&target->ch[i]);
 }

@@ -13,7 +13,10 @@
 int srp_ch_init(struct srp_target *target, unsigned int idx, bool polled);
 int srp_ch_login(struct srp_channel *ch, bool multich, unsigned long timeout);
 void srp_ch_release(struct srp_channel *ch);
-void srp_target_disconnect(struct srp_target *target);
+void srp_target_disconnect(struct srp_target *target, bool logout);
+struct srp_cm_id *srp_cm_id_new(struct srp_channel *ch, work_func_t destroy);
+int srp_login_init(void);
+void srp_login_exit(void);
 void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len);
 void srp_cm_login_reject(struct srp_channel *ch, const void *data, u8 len);
 void srp_cm_disconnected(struct srp_channel *ch);

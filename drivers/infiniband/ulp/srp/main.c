@@ -14,6 +14,7 @@
 #include <linux/moduleparam.h>
 
 #include "cm.h"
+#include "login.h"
 #include "rport.h"
 #include "target.h"
 #include "client.h"
@@ -104,9 +105,12 @@ static int __init srp_init(void)
 	srp_transport = srp_attach_transport(&srp_rport_ft);
 	if (!srp_transport)
 		return -ENOMEM;
-	ret = srp_target_init(srp_transport);
+	ret = srp_login_init();
 	if (ret)
 		goto err_release_transport;
+	ret = srp_target_init(srp_transport);
+	if (ret)
+		goto err_login_exit;
 
 	srp_debugfs_init();
 	srp_ib_cm_register();
@@ -119,6 +123,8 @@ err_unregister_sa:
 	srp_ib_cm_unregister();
 	srp_debugfs_exit();
 	srp_target_exit();
+err_login_exit:
+	srp_login_exit();
 err_release_transport:
 	srp_release_transport(srp_transport);
 	return ret;
@@ -130,6 +136,7 @@ static void __exit srp_exit(void)
 	srp_ib_cm_unregister();
 	srp_debugfs_exit();
 	srp_target_exit();
+	srp_login_exit();
 	srp_release_transport(srp_transport);
 }
 

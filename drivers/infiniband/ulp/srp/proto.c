@@ -15,6 +15,7 @@
 #include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 
 #include "proto.h"
 
@@ -224,6 +225,29 @@ u64 srp_send_wrs(u32 queue_size, u32 mr_per_cmd)
 u64 srp_recv_wrs(u32 queue_size)
 {
 	return (u64)queue_size + SRP_DRAIN_WRS;
+}
+
+/**
+ * srp_rc_give_up_ms() - how long an RC QP may retransmit before it fails
+ * @ack_timeout: the QP's local ACK timeout exponent (IB_QP_TIMEOUT)
+ * @retry_cnt:   the QP's transport retry count (IB_QP_RETRY_CNT)
+ *
+ * The local ACK timeout is 4.096 us * 2^@ack_timeout, and a device may
+ * wait up to four times that before it retransmits (IBTA C9-140..142);
+ * a send goes out once and then @retry_cnt times more before its work
+ * request completes in error.
+ *
+ * Return: that time in milliseconds, rounded up; 0 for an @ack_timeout of
+ * 0, which the IBTA defines as no timeout at all.
+ */
+u32 srp_rc_give_up_ms(u8 ack_timeout, u8 retry_cnt)
+{
+	u64 ns;
+
+	if (!ack_timeout)
+		return 0;
+	ns = (4096ULL << min_t(u8, ack_timeout, 31)) * 4 * ((u64)retry_cnt + 1);
+	return DIV_ROUND_UP_ULL(ns, NSEC_PER_MSEC);
 }
 
 /**

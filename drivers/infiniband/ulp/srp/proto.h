@@ -603,6 +603,7 @@ u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, unsigned int max_desc,
 		   u16 buf_fmt);
 u64 srp_send_wrs(u32 queue_size, u32 mr_per_cmd);
 u64 srp_recv_wrs(u32 queue_size);
+u32 srp_rc_give_up_ms(u8 ack_timeout, u8 retry_cnt);
 int srp_check_queue(u32 queue_size, u32 mr_per_cmd, u32 max_qp_wr,
 		    u32 max_cqe);
 enum srp_login_fault srp_check_login_rsp(const struct srp_login_result *res,

@@ -48,14 +48,19 @@ static bool srp_rport_in_trouble(struct srp_rport *rport)
 	       rport->state == SRP_RPORT_FAIL_FAST;
 }
 
+/* Jiffies from @now until @tmo seconds after @since; 0 once past. */
+static unsigned long srp_tmo_left(unsigned long since, int tmo,
+				  unsigned long now)
+{
+	unsigned long expiry = since + (unsigned long)tmo * HZ;
+
+	return time_after(expiry, now) ? expiry - now : 0;
+}
+
 static void srp_tmo_queue(struct delayed_work *dw, unsigned long since,
 			  int tmo)
 {
-	unsigned long expiry = since + (unsigned long)tmo * HZ;
-	unsigned long now = jiffies;
-
-	queue_delayed_work(system_long_wq, dw,
-			   time_after(expiry, now) ? expiry - now : 0);
+	queue_delayed_work(system_long_wq, dw, srp_tmo_left(since, tmo, jiffies));
 }
 
 /* Called with the rport mutex held. */
@@ -188,26 +193,27 @@ static void srp_schedule_ch_retry(struct srp_target *target)
 
 /*
  * How long a reconnect attempt waits for each login answer. The transport's
- * fast_io_fail timer needs the rport mutex that the attempt holds, so a
- * login waiting SRP_LOGIN_TIMEOUT_MS on a silent path would hold failing
- * fast back by as much. While the rport is blocked, an attempt therefore
- * gives up by the time I/O is due to fail fast, after a second at least.
+ * fast_io_fail and dev_loss timers need the rport mutex that the attempt
+ * holds, so a login waiting SRP_LOGIN_TIMEOUT_MS on a silent path would hold
+ * failing fast, or removing the port, back by as much. While the rport is in
+ * trouble, an attempt therefore gives up by the time the next of those
+ * timers is due, after a second at least.
  */
 static unsigned long srp_reconnect_login_timeout(struct srp_target *target)
 {
 	unsigned long full = msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS);
 	struct srp_rport *rport = target->rport;
 	struct srp_tmo_watch *w = &target->tmo;
-	unsigned long due, now = jiffies;
+	unsigned long left = full, now = jiffies;
 
 	lockdep_assert_held(&rport->mutex);
-	if (rport->state != SRP_RPORT_BLOCKED || !w->active ||
-	    w->fast_io_fail_tmo < 0)
+	if (!w->active || !srp_rport_in_trouble(rport))
 		return full;
-	due = w->since + (unsigned long)w->fast_io_fail_tmo * HZ;
-	if (!time_after(due, now + HZ))
-		return HZ;
-	return min(due - now, full);
+	if (rport->state == SRP_RPORT_BLOCKED && w->fast_io_fail_tmo >= 0)
+		left = min(left, srp_tmo_left(w->since, w->fast_io_fail_tmo, now));
+	if (w->dev_loss_tmo >= 0)
+		left = min(left, srp_tmo_left(w->since, w->dev_loss_tmo, now));
+	return max_t(unsigned long, left, HZ);
 }
 
 /**
@@ -236,13 +242,21 @@ int srp_rport_reconnect(struct srp_rport *rport)
 	if (READ_ONCE(target->state) == SRP_TARGET_REMOVED)
 		return -ENODEV;
 
-	srp_target_disconnect(target);
+	/* A host reset logs out; recovery from a failure does not wait. */
+	srp_target_disconnect(target, rport->state == SRP_RPORT_RUNNING);
 	target->tmo.last_attempt = jiffies;
 	for (i = 0; i < target->ch_count; i++)
 		rdi_queue_drain(&target->ch[i].queue);
 	srp_fail_outstanding(target, NULL, DID_RESET);
-	for (i = 0; i < target->ch_count; i++)
+	/*
+	 * An error handler's task management function may still hold a
+	 * channel's send IU; marked down, the channel ended its wait.
+	 */
+	for (i = 0; i < target->ch_count; i++) {
+		mutex_lock(&target->ch[i].tmf_mutex);
 		srp_ch_release(&target->ch[i]);
+		mutex_unlock(&target->ch[i].tmf_mutex);
+	}
 
 	/* Not _sync: the retry work may be waiting for the rport mutex. */
 	cancel_delayed_work(&target->ch_retry_work);

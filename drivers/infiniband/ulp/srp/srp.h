@@ -91,6 +91,37 @@ struct srp_iu {
 struct srp_host;
 struct srp_cm_ops;
 struct srp_ch_ops;
+struct srp_channel;
+
+/**
+ * struct srp_cm_id - the connection manager id of one channel login
+ * @lock:    held by the id's CM handler while it acts on @ch, and by
+ *           srp_cm_id_detach() while it clears @ch
+ * @ch:      the channel the id's events are for; NULL once the channel
+ *           has let go of the id: its events are then dropped
+ * @rdma:    the RDMA/CM id, or
+ * @ib:      the IB CM id
+ * @destroy: destroys the id and frees this (the connection manager's
+ *           work function, on srp_cm_wq)
+ *
+ * Destroying a CM id waits for the connection manager's MADs still in
+ * flight - a DREQ, a REQ - and a fabric that holds them holds the destroy
+ * (rdma_destroy_id() waits as long as the device keeps them). So the
+ * channel lets go of its id, which takes no longer than a running
+ * handler, and the id is destroyed in the background: nothing the SCSI
+ * transport's timers wait for waits for that, and a new login gets a new
+ * id at once. The struct is the id's context and lives until the id is
+ * destroyed; the channel may be gone by then.
+ */
+struct srp_cm_id {
+	struct mutex		lock;	/* @ch */
+	struct srp_channel	*ch;
+	union {
+		struct rdma_cm_id	*rdma;
+		struct ib_cm_id		*ib;
+	};
+	struct work_struct	destroy;
+};
 
 /**
  * enum srp_ch_login - a channel's login, between request and connected
@@ -138,8 +169,8 @@ struct srp_keepalive {
  * @target:      owning target
  * @idx:         index in @target->ch, equal to the blk-mq hw queue index
  * @comp_vector: completion vector of the channel's CQs
- * @rdma_id:     RDMA/CM id (RDMA/CM logins)
- * @ib_id:       IB CM id (IB CM logins)
+ * @cm_id:       the CM id of the login under way or done; NULL between
+ *               a release and the next login
  * @path:        path record (IB CM logins)
  * @pd:          PD of the QP and of its MRs: the channel's own, so that the
  *               rkeys it hands out reach memory through this QP alone and
@@ -200,8 +231,7 @@ struct srp_channel {
 	struct srp_target	*target;
 	unsigned int		idx;
 	int			comp_vector;
-	struct rdma_cm_id	*rdma_id;
-	struct ib_cm_id		*ib_id;
+	struct srp_cm_id	*cm_id;
 	struct sa_path_rec	path;
 	struct ib_pd		*pd;
 	struct rdi_queue	queue;
@@ -320,6 +350,10 @@ enum srp_target_state {
  *               keep-alive for the rest of the target's life
  * @topspin_workarounds: topspin_workarounds at load: Topspin/Cisco
  *               targets get a node-GUID initiator port identifier
+ * @rc_give_up_ms: how long the RC transport of an IB CM login retries
+ *               before it fails a send (srp_rc_give_up_ms()); 0 when not
+ *               known (RDMA/CM). Written by the CM handlers, read when a
+ *               disk is configured (READ_ONCE/WRITE_ONCE)
  * @sgid:        GID 0 of the port: the source of IB CM paths and, with
  *               @opts.initiator_ext, the initiator port identifier
  * @dgid:        destination GID (IB CM) / GID resolved by RDMA/CM
@@ -356,6 +390,7 @@ struct srp_target {
 	bool			it_iu_shrunk;
 	bool			ka_refused;
 	bool			topspin_workarounds;
+	u32			rc_give_up_ms;
 
 	union ib_gid		sgid;
 	union ib_gid		dgid;

@@ -144,6 +144,25 @@ static int srp_change_queue_depth(struct scsi_device *sdev, int depth)
 	return scsi_change_queue_depth(sdev, depth);
 }
 
+/*
+ * Without keep-alive, a dead path shows only when the RC transport gives up
+ * on a send: a disk's SCSI timeout shorter than that starts the error
+ * handler while the transport still retries. An IB CM login knows the
+ * retry time (srp_ib_cm_rep()); the disk then gets it plus a second, at
+ * least sd's default of 30 s.
+ */
+static int srp_slave_configure(struct scsi_device *sdev)
+{
+	struct srp_target *target = host_to_target(sdev->host);
+	u32 ms = READ_ONCE(target->rc_give_up_ms);
+
+	if (sdev->type == TYPE_DISK && ms)
+		blk_queue_rq_timeout(sdev->request_queue,
+				     max_t(unsigned long, 30 * HZ,
+					   msecs_to_jiffies(ms + MSEC_PER_SEC)));
+	return 0;
+}
+
 static struct scsi_host_template srp_template = {
 	.module			= THIS_MODULE,
 	.name			= "InfiniBand SRP initiator",
@@ -156,6 +175,7 @@ static struct scsi_host_template srp_template = {
 	.map_queues		= srp_map_queues,
 	.mq_poll		= srp_mq_poll,
 	.change_queue_depth	= srp_change_queue_depth,
+	.slave_configure	= srp_slave_configure,
 	.eh_timed_out		= srp_timed_out,
 	.eh_abort_handler	= srp_eh_abort,
 	.eh_device_reset_handler = srp_eh_device_reset,
@@ -393,7 +413,7 @@ static int srp_target_connect_polled(struct srp_target *target,
 			     "poll_queues=%u: polled channel %u did not log in (%d) with %u channels of this login up; if the target takes no more, ask for fewer poll_queues or a lower ch_count\n",
 			     target->poll_count, idx, ret, idx);
 		target->ch_count = idx;
-		srp_target_disconnect(target);
+		srp_target_disconnect(target, true);
 		srp_target_free_channels(target);
 		target->ch_count = 0;
 		return ret;
@@ -689,7 +709,7 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 
 err_disconnect:
 	srp_debugfs_remove(target);
-	srp_target_disconnect(target);
+	srp_target_disconnect(target, true);
 	cancel_work_sync(&target->tl_err_work);
 	cancel_delayed_work_sync(&target->tmo.work);
 	srp_target_free_channels(target);
@@ -745,7 +765,7 @@ static void srp_remove_work(struct work_struct *work)
 	srp_stop_rport_timers(rport);
 	cancel_delayed_work_sync(&target->ch_retry_work);
 	srp_debugfs_remove(target);
-	srp_target_disconnect(target);
+	srp_target_disconnect(target, true);
 	cancel_work_sync(&target->tl_err_work);
 	/* A channel failure seen just before the removal may have queued it. */
 	cancel_delayed_work_sync(&target->ch_retry_work);

@@ -13,6 +13,8 @@
 				   _a < _b ? _a : _b; })
 #define max(a, b)		({ typeof(a) _a = (a); typeof(b) _b = (b); \
 				   _a > _b ? _a : _b; })
+#define min_t(t, a, b)		min((t)(a), (t)(b))
+#define DIV_ROUND_UP_ULL(n, d)	(((unsigned long long)(n) + (d) - 1) / (d))
 
 static inline int hex_to_bin(unsigned char ch)
 {

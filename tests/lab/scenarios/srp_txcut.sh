@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# SRP failover that never waits for the fabric (issue 31). A path whose
+# packets are refused where they LEAVE the host: on 6.1 soft-RoCE keeps each
+# refused packet, the connection manager's MADs included, and sends it again
+# once the drop ends, so a CM id in DREQ_SENT (or REQ_SENT) cannot be
+# destroyed until then (cm_destroy_id_wait_timeout every 10 s). Nothing the
+# transport's timers wait for may wait for that.
+#
+# Two paths to one LIO target with the default login string (keep-alive K,
+# tl_retry_count 7), rport timers reconnect_delay 2, fast_io_fail_tmo 4,
+# dev_loss_tmo 60, fio verify on the dm-multipath map:
+#  1. path 0 dropped on both veth ends, where packets leave, for
+#     TX_DROP_SECS (60): dm fails the path within K + fast_io_fail_tmo + 2 s
+#     of the drop, no I/O takes longer than that + 2 s, no hung task; the
+#     drop ended, the path is back (rport running, dm path active) within
+#     reconnect_delay + 10 s.
+#  2. rport delete of path 0 while its tx drop is held through a reconnect:
+#     the host is gone within 10 s, and path 1's host carries I/O meanwhile.
+#  3. a drop longer than dev_loss_tmo (set to TX_DEVLOSS, 20): the port is
+#     removed at dev_loss_tmo after the failure (+ 3 s), not later.
+#  4. Logout timing: sg_reset -H on a login of N channels (ch_count=4,
+#     capped at the guest's CPUs) takes less than the N s that a second's
+#     wait per channel's logout would take.
+# Rx drops (where packets arrive) are srp_pathcut's and srp_keepalive's.
+#
+# lab-drivers: ours
+# lab-boot: pathcut
+# lab-timeout: 600
+. /lab/lib-srp.sh
+. /lab/lib-path.sh
+. /lab/lib-time.sh
+
+: "${TX_DROP_SECS:=60}"
+: "${TX_DEVLOSS:=20}"
+RECONNECT=2 FASTFAIL=4 DEVLOSS=60
+
+c_rport_down() { ! grep -qx running $R0/state; }
+c_rport_up() { grep -qx running $R0/state; }
+c_dm_failed() { dmsetup status "$MAP" | grep -q " $MM F "; }
+c_dm_active() { dmsetup status "$MAP" | grep -q " $MM A "; }
+c_host_gone() { [ ! -e /sys/class/scsi_host/host$h0 ]; }
+tx_timers() {
+	local r=/sys/class/srp_remote_ports/port-$1:1
+	echo "$2" > $r/dev_loss_tmo && echo $FASTFAIL > $r/fast_io_fail_tmo &&
+		echo $RECONNECT > $r/reconnect_delay
+}
+tx_login() {
+	h0=$(lab_path_srp_login 0 "$1") || return 1
+	srp_wait_disks "$h0" 2 || return 1
+	R0=/sys/class/srp_remote_ports/port-$h0:1
+	tx_timers $h0 $DEVLOSS
+}
+tx_no_hung_task() { lab_log_lacks "blocked for more than"; }
+
+if ! lab_path_tx_holds; then
+	# 6.12's soft-RoCE fails the QPs on a refused send (docs/lab.md): the
+	# rx cuts of srp_pathcut and srp_keepalive are that kernel's.
+	skip "tx cut" "no tx cut on $(uname -r): lab_path_tx_holds"
+	exit 0
+fi
+check "cuttable paths up" lab_path_up
+check "SRP target ports on both paths" lab_path_srpt_up 2
+check "ib_srp loads" lab_srp_load
+tx_login "" && pass "login over path 0 with the default login string" ||
+	fail "login over path 0 with the default login string"
+h1=$(lab_path_srp_login 1 "") && pass "login over path 1" || fail "login over path 1"
+check "path 1 has its LUNs" srp_wait_disks "$h1" 2
+check "host$h1: rport timers $RECONNECT/$FASTFAIL/$DEVLOSS" tx_timers $h1 $DEVLOSS
+K=$(cat /sys/class/scsi_host/host$h0/keepalive)
+FAIL_BOUND=$((K + FASTFAIL + 2))
+LAT_BOUND=$((FAIL_BOUND + 2))
+BACK_BOUND=$((RECONNECT + 10))
+d0=$(lab_host_disks "$h0" | head -1)
+d1=$(lab_host_disks "$h1" | head -1)
+
+# --- 1. a held tx drop under fio on the map
+check "multipathd up" lab_multipathd_up
+check "multipath map with 2 paths per LUN" lab_wait 60 sh -c \
+	"[ \$(multipathd show paths raw format '%d %t' | grep -c active) -ge 4 ]"
+lab_wait 20 lab_mp_map_of "$d0"
+MAP=$(lab_mp_map_of "$d0")
+MM=$(cat /sys/block/$d0/dev)
+check "LUN 0 of path 0 ($d0, $MM) is an active path of map $MAP" c_dm_active
+fio --name=txcut --filename=/dev/mapper/$MAP --direct=1 --ioengine=libaio \
+	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
+	--verify_fatal=1 --do_verify=1 --time_based \
+	--runtime=$((TX_DROP_SECS + 30)) \
+	--output-format=json --output=/tmp/txcut.json 2>/tmp/txcut.err &
+fpid=$!
+check "fio runs over path 0 ($d0)" lab_disk_moves $d0 30
+lab_log_mark
+check "path 0 dropped where packets leave" lab_path_cut 0 tx
+LAB_T0=$EPOCHREALTIME
+lab_watch $TX_DROP_SECS c_rport_down c_dm_failed
+# When dm failed the path, by the kernel's clock from the mark before the
+# cut: the poll above can lag by seconds under TCG (boot 20261205-220257:
+# dm's "Failing path" 8.2 s after the drop, first seen by the poll 11.4 s).
+k0=$(lab_ktime "$LAB_LOG_MARK")
+k1=$(lab_ktime "device-mapper: multipath: [0-9:]+: Failing path $MM\\.")
+kdm=
+[ -n "$k0" ] && [ -n "$k1" ] && kdm=$(lab_sub "$k1" "$k0")
+lab_note "tx drop: rport left running after ${LAB_AT[c_rport_down]} s, dm failed the path after ${kdm:-never} s (kernel clock; ${LAB_AT[c_dm_failed]} s polled)"
+check "dm fails path 0 within K + fast_io_fail_tmo + 2 = $FAIL_BOUND s of the drop (${kdm:-never} s, kernel clock)" \
+	lab_within "$kdm" $FAIL_BOUND
+check "I/O goes on over path 1 (fio alive)" kill -0 $fpid
+rest=$(lab_sub "$TX_DROP_SECS" "$(lab_sub "$EPOCHREALTIME" "$LAB_T0")")
+awk -v r="$rest" 'BEGIN { exit !(r > 0) }' && sleep "$rest"
+lab_path_restore 0
+LAB_T0=$EPOCHREALTIME
+lab_watch 60 c_rport_up c_dm_active
+lab_note "drop ended: rport running after ${LAB_AT[c_rport_up]} s, dm path active after ${LAB_AT[c_dm_active]} s"
+lab_log_since | grep -E "host$h0|cm_destroy_id|blocked for" | head -20
+check "path 0 back within reconnect_delay + 10 = $BACK_BOUND s of the drop's end (${LAB_AT[c_rport_up]} s)" \
+	lab_within "${LAB_AT[c_rport_up]}" $BACK_BOUND
+check "dm reinstates path 0 (${LAB_AT[c_dm_active]} s after the drop's end)" c_dm_active
+wait $fpid
+rc=$?
+lat=$(lab_fio_max_lat /tmp/txcut.json)
+lab_note "fio across the tx drop: exit $rc, longest I/O $lat s"
+check "fio verify across the tx drop: exit 0, no error" lab_fio_ok /tmp/txcut.json $rc
+[ $rc -eq 0 ] || tail -20 /tmp/txcut.err
+check "longest I/O across the tx drop within $LAT_BOUND s ($lat s)" lab_within "$lat" $LAT_BOUND
+check "no task blocked for 120 s" tx_no_hung_task
+check "multipath maps flushed" lab_multipathd_down
+
+# --- 2. rport delete while the teardown is held by a tx drop
+lab_log_mark
+check "path 0 dropped where packets leave, again" lab_path_cut 0 tx
+# The keep-alive fails the path and the reconnect attempts leave CM ids
+# that cannot be destroyed while the drop holds their MADs.
+lab_wait $((K + FASTFAIL + 10)) c_rport_down
+sleep $((RECONNECT + 2))
+lab_note "rport $(cat $R0/state 2>/dev/null); deleting it with the drop held"
+LAB_T0=$EPOCHREALTIME
+echo 1 > $R0/delete
+lab_watch 30 c_host_gone
+lab_note "host$h0 gone after ${LAB_AT[c_host_gone]} s"
+check "rport delete with a held teardown: host gone within 10 s (${LAB_AT[c_host_gone]} s)" \
+	lab_within "${LAB_AT[c_host_gone]}" 10
+check "path 1's host serves I/O meanwhile (direct read of $d1)" \
+	timeout 10 dd if=/dev/$d1 of=/dev/null bs=64k count=64 iflag=direct status=none
+lab_path_restore 0
+
+# --- 3. a drop longer than dev_loss_tmo
+tx_login "" && pass "login over path 0 again" || fail "login over path 0 again"
+check "host$h0: dev_loss_tmo $TX_DEVLOSS" tx_timers $h0 $TX_DEVLOSS
+lab_log_mark
+check "path 0 dropped where packets leave, past dev_loss_tmo" lab_path_cut 0 tx
+LAB_T0=$EPOCHREALTIME
+lab_watch $((K + 10)) c_rport_down
+down=${LAB_AT[c_rport_down]}
+lab_watch $((TX_DEVLOSS + K + 20)) c_host_gone
+lab_note "rport left running after $down s, host removed after ${LAB_AT[c_host_gone]} s"
+bound=$(awk -v d="$down" -v t=$TX_DEVLOSS 'BEGIN { if (d ~ /^[0-9.]+$/) printf "%.2f", d + t + 3; else print 0 }')
+check "port removed at dev_loss_tmo: within $TX_DEVLOSS + 3 s of the failure (${LAB_AT[c_host_gone]} s, bound $bound)" \
+	lab_within "${LAB_AT[c_host_gone]}" "$bound"
+lab_path_restore 0
+
+# --- 4. logout timing: every channel's logout at once. ib_srp caps
+# ch_count at the CPUs (2 in the lab guest): N channels, a second's wait
+# per logout would take N s.
+tx_login "ch_count=4" && pass "login over path 0 with ch_count=4" ||
+	fail "login over path 0 with ch_count=4"
+N=$(cat /sys/class/scsi_host/host$h0/ch_count)
+check "host$h0 has at least 2 channels ($N)" test "${N:-0}" -ge 2
+lab_log_mark
+sg_reset -H /dev/$(lab_host_disks "$h0" | head -1)
+lab_wait 30 c_rport_up
+# The driver's own time, from the kernel log: the user-space side (sg_reset
+# starting, the midlayer's error handler waking) varies by seconds under TCG.
+t0=$(lab_ktime "scsi host$h0: host reset: reconnecting")
+t1=$(lab_ktime "scsi host$h0: reconnected\$")
+took=
+[ -n "$t0" ] && [ -n "$t1" ] && took=$(lab_sub "$t1" "$t0")
+lab_note "sg_reset -H with $N channels: reconnecting at ${t0:-?}, reconnected at ${t1:-?} (kernel clock): $took s"
+check "host reset of $N channels within $N s (${took:-not measured} s, kernel clock): no second's wait per logout" \
+	lab_within "$took" "$N"
+check "host reset: every channel's logout sent, none waited for in vain" \
+	lab_log_lacks "scsi host$h0: channel [0-9]+: logout not sent within"
+check "no task blocked for 120 s, at the end" tx_no_hung_task
+check "logout" srp_logout_all
+check "ib_srp unloads" lab_unload ib_srp
