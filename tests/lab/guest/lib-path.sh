@@ -273,6 +273,18 @@ lab_mp_map_of() {
 	return 1
 }
 
+# lab_mp_two_paths DISK: checks that multipathd runs and has two active
+# paths for each of the two LUNs; sets MAP (the map holding DISK) and MM
+# (DISK's major:minor).
+lab_mp_two_paths() {
+	check "multipathd up" lab_multipathd_up
+	check "multipath map with 2 paths per LUN" lab_wait 60 sh -c \
+		"[ \$(multipathd show paths raw format '%d %t' | grep -c active) -ge 4 ]"
+	lab_wait 20 lab_mp_map_of "$1"
+	MAP=$(lab_mp_map_of "$1")
+	MM=$(cat /sys/block/$1/dev)
+}
+
 # lab_mp_dm_state DISK: dm-multipath's state of path DISK (active/failed).
 lab_mp_dm_state() {
 	multipathd show paths raw format '%d %t' | awk -v d="$1" '$1 == d {print $2}'

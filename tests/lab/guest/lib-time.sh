@@ -7,6 +7,9 @@
 #   lab_within T LIMIT       T is a number of seconds and at most LIMIT
 #   lab_ktime REGEX          kernel time stamp of the first message since the
 #                            mark (lab_log_mark) that matches REGEX
+#   lab_kdelta FROM TO       seconds from the first message since the mark
+#                            matching FROM to the first matching TO (kernel
+#                            clock); empty when either is missing
 #   lab_watch SECS COND...   poll condition functions from LAB_T0
 #   lab_fio_max_lat FILE     fio's longest I/O in s (a JSON report)
 #   lab_fio_ok FILE RC       fio exited 0 and no job of its report failed
@@ -19,6 +22,12 @@ lab_within() {
 lab_ktime() {
 	lab_log_since | awk -v re="$1" '!done && $0 ~ re {
 		sub(/^\[ */, ""); sub(/\].*/, ""); print; done = 1 }'
+}
+lab_kdelta() {
+	local a b
+	a=$(lab_ktime "$1")
+	b=$(lab_ktime "$2")
+	[ -n "$a" ] && [ -n "$b" ] && lab_sub "$b" "$a"
 }
 
 # lab_watch SECS COND...: poll the condition functions every 0.2 s until all

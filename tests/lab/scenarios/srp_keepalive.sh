@@ -259,12 +259,7 @@ check "path 0 serves I/O again (direct read of $d0)" \
 	dd if=/dev/$d0 of=/dev/null bs=64k count=16 iflag=direct status=none
 
 # --- 2. fio verify on a two-path map, path 0 dropped
-check "multipathd up" lab_multipathd_up
-check "multipath map with 2 paths per LUN" lab_wait 60 sh -c \
-	"[ \$(multipathd show paths raw format '%d %t' | grep -c active) -ge 4 ]"
-lab_wait 20 lab_mp_map_of "$d0"
-MAP=$(lab_mp_map_of "$d0")
-MM=$(cat /sys/block/$d0/dev)
+lab_mp_two_paths "$d0"
 multipath -ll
 check "LUN 0 of path 0 ($d0, $MM) is an active path of map $MAP" c_dm_active
 fio --name=cut --filename=/dev/mapper/$MAP --direct=1 --ioengine=libaio \

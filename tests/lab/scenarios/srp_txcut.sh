@@ -75,12 +75,7 @@ d0=$(lab_host_disks "$h0" | head -1)
 d1=$(lab_host_disks "$h1" | head -1)
 
 # --- 1. a held tx drop under fio on the map
-check "multipathd up" lab_multipathd_up
-check "multipath map with 2 paths per LUN" lab_wait 60 sh -c \
-	"[ \$(multipathd show paths raw format '%d %t' | grep -c active) -ge 4 ]"
-lab_wait 20 lab_mp_map_of "$d0"
-MAP=$(lab_mp_map_of "$d0")
-MM=$(cat /sys/block/$d0/dev)
+lab_mp_two_paths "$d0"
 check "LUN 0 of path 0 ($d0, $MM) is an active path of map $MAP" c_dm_active
 fio --name=txcut --filename=/dev/mapper/$MAP --direct=1 --ioengine=libaio \
 	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
@@ -96,10 +91,7 @@ lab_watch $TX_DROP_SECS c_rport_down c_dm_failed
 # When dm failed the path, by the kernel's clock from the mark before the
 # cut: the poll above can lag by seconds under TCG (boot 20261205-220257:
 # dm's "Failing path" 8.2 s after the drop, first seen by the poll 11.4 s).
-k0=$(lab_ktime "$LAB_LOG_MARK")
-k1=$(lab_ktime "device-mapper: multipath: [0-9:]+: Failing path $MM\\.")
-kdm=
-[ -n "$k0" ] && [ -n "$k1" ] && kdm=$(lab_sub "$k1" "$k0")
+kdm=$(lab_kdelta "$LAB_LOG_MARK" "device-mapper: multipath: [0-9:]+: Failing path $MM\\.")
 lab_note "tx drop: rport left running after ${LAB_AT[c_rport_down]} s, dm failed the path after ${kdm:-never} s (kernel clock; ${LAB_AT[c_dm_failed]} s polled)"
 check "dm fails path 0 within K + fast_io_fail_tmo + 2 = $FAIL_BOUND s of the drop (${kdm:-never} s, kernel clock)" \
 	lab_within "$kdm" $FAIL_BOUND
@@ -169,11 +161,8 @@ sg_reset -H /dev/$(lab_host_disks "$h0" | head -1)
 lab_wait 30 c_rport_up
 # The driver's own time, from the kernel log: the user-space side (sg_reset
 # starting, the midlayer's error handler waking) varies by seconds under TCG.
-t0=$(lab_ktime "scsi host$h0: host reset: reconnecting")
-t1=$(lab_ktime "scsi host$h0: reconnected\$")
-took=
-[ -n "$t0" ] && [ -n "$t1" ] && took=$(lab_sub "$t1" "$t0")
-lab_note "sg_reset -H with $N channels: reconnecting at ${t0:-?}, reconnected at ${t1:-?} (kernel clock): $took s"
+took=$(lab_kdelta "scsi host$h0: host reset: reconnecting" "scsi host$h0: reconnected\$")
+lab_note "sg_reset -H with $N channels: reconnected after ${took:-?} s (kernel clock)"
 check "host reset of $N channels within $N s (${took:-not measured} s, kernel clock): no second's wait per logout" \
 	lab_within "$took" "$N"
 check "host reset: every channel's logout sent, none waited for in vain" \
