@@ -268,8 +268,11 @@ fio --name=cut --filename=/dev/mapper/$MAP --direct=1 --ioengine=libaio \
 	--output-format=json --output=/tmp/ka-cut.json 2>/tmp/ka-cut.err &
 fpid=$!
 check "fio runs over path 0 ($d0)" lab_disk_moves $d0 30
-lab_log_mark
+# The snapshot first: under TCG it can take seconds that are not the drop's
+# (boot 20261205-223944: the mark 7.68 s before the keep-alive message,
+# whose channels had last received 5.1 and 5.3 s before it).
 rxa0=$(ka_rxe_snap "*")
+lab_log_mark
 lab_path_cut 0
 LAB_T0=$EPOCHREALTIME
 lab_note "path 0 cut under fio"
