@@ -80,7 +80,7 @@ check "LUN 0 of path 0 ($d0, $MM) is an active path of map $MAP" c_dm_active
 fio --name=txcut --filename=/dev/mapper/$MAP --direct=1 --ioengine=libaio \
 	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
 	--verify_fatal=1 --do_verify=1 --time_based \
-	--runtime=$((TX_DROP_SECS + 30)) \
+	--runtime=$((TX_DROP_SECS + 15)) \
 	--output-format=json --output=/tmp/txcut.json 2>/tmp/txcut.err &
 fpid=$!
 check "fio runs over path 0 ($d0)" lab_disk_moves $d0 30
