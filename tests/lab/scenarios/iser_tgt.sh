@@ -26,7 +26,7 @@
 # 20261205-164337).
 #
 # lab-drivers: ours intree
-# lab-boot: tgt
+# lab-boot: rogue
 # lab-timeout: 1500
 # lab-long: TGT_ROUNDS=5
 source /lab/lib-iser.sh
