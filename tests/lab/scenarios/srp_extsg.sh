@@ -139,5 +139,45 @@ else
 fi
 HOSTILE_EXTRA=
 
+# 5. The module parameters these keys default to (issue 33's coverage):
+# cmd_sg_entries, allow_ext_sg and indirect_sg_entries at load are what a
+# login without the keys gets (never_register=1: sg_tablesize is
+# indirect_sg_entries with allow_ext_sg); srp_sg_tablesize is the old
+# name of cmd_sg_entries and says so; max_imm_data, writable at run time,
+# bounds the next login's immediate data (debugfs).
+tag="module parameters"
+check "[$tag] ib_srp unloads" lab_unload ib_srp
+check "[$tag] ib_srp loads with never_register=1 cmd_sg_entries=3 allow_ext_sg=1 indirect_sg_entries=96" \
+	lab_srp_load never_register=1 cmd_sg_entries=3 allow_ext_sg=1 indirect_sg_entries=96
+echo 1024 > /sys/module/ib_srp/parameters/max_imm_data
+HOSTILE_EXTRA=max_sect=2048
+if hostile_login ok; then
+	pass "[$tag] login without sg keys"
+	check "[$tag] cmd_sg_entries 3" test "$(extsg_host_attr cmd_sg_entries)" = 3
+	check "[$tag] allow_ext_sg reads true" test "$(extsg_host_attr allow_ext_sg)" = true
+	check "[$tag] sg_tablesize 96" test "$(extsg_host_attr sg_tablesize)" = 96
+	check "[$tag] max_imm_data 1024 on the channel" \
+		grep -qx "max_imm_data 1024" /sys/kernel/debug/ib_srp/host$HOSTILE_HOST/ch0
+	check "[$tag] logout" hostile_logout
+else
+	fail "[$tag] login without sg keys"
+	hostile_logout
+fi
+check "[$tag] ib_srp unloads" lab_unload ib_srp
+lab_log_mark
+check "[$tag] ib_srp loads with never_register=1 srp_sg_tablesize=5" \
+	lab_srp_load never_register=1 srp_sg_tablesize=5
+check "[$tag] srp_sg_tablesize: the log says it is deprecated" \
+	lab_log_has "srp_sg_tablesize is deprecated"
+if hostile_login ok; then
+	pass "[$tag] login (srp_sg_tablesize=5)"
+	check "[$tag] srp_sg_tablesize=5: cmd_sg_entries 5" test "$(extsg_host_attr cmd_sg_entries)" = 5
+	check "[$tag] logout (srp_sg_tablesize=5)" hostile_logout
+else
+	fail "[$tag] login (srp_sg_tablesize=5)"
+	hostile_logout
+fi
+HOSTILE_EXTRA=
+
 check "no SRP hosts at the end" hostile_no_hosts
 check "ib_srp unloads" lab_unload ib_srp
