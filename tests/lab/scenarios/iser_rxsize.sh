@@ -62,4 +62,33 @@ rx_cycle() {
 rx_cycle 8192
 rx_cycle 4096
 
+# max_lun at load bounds the LUNs a session scans (issue 33's coverage):
+# the SCSI midlayer takes a reported LUN up to and including max_lun, so
+# with a third LUN on the target and max_lun=1 the session has LUNs 0 and
+# 1, and the log says LUN 2 was refused. (Here as this scenario loads
+# ib_iser anyway.)
+tpg=$CFS/iscsi/$ISER_IQN/tpgt_1
+acl=$tpg/acls/$(lab_initiator_iqn)
+# luns_are IP LIST: the LUNs of the session to IP, after a rescan, are LIST.
+luns_are() {
+	local s l
+	s=$(iser_session "$1") || return 1
+	iscsiadm -m session -r "${s#session}" --rescan >/dev/null || return 1
+	l=$(ls -d /sys/class/iscsi_session/$s/device/target*/*:*:*:* | sed 's|.*:||' | sort -n | xargs)
+	echo "LUNs: $l"
+	[ "$l" = "$2" ]
+}
+_lab_backstore iscsi2 2 2
+check "a third LUN on $ISER_IQN" sh -c "mkdir -p $tpg/lun/lun_2 $acl/lun_2 &&
+	ln -s $CFS/core/rd_mcp_0/iscsi2 $tpg/lun/lun_2/ && ln -s $tpg/lun/lun_2 $acl/lun_2/"
+check "ib_iser loads with max_lun=1" lab_iser_load max_lun=1
+lab_log_mark
+check "login (max_lun=1)" iser_login $IP0
+check "max_lun=1: disks on $IP0" iser_wait_disks $IP0 2
+check "max_lun=1: LUNs 0 and 1 of 3, after a rescan too" luns_are $IP0 "0 1"
+check "max_lun=1: the log says LUN 2 is beyond it" lab_log_has "lun2 has a LUN larger than allowed"
+check "logout (max_lun=1)" iser_logout $IP0
+check "ib_iser unloads (max_lun=1)" iser_unload
+check "the third LUN removed" sh -c "find $acl/lun_2 $tpg/lun/lun_2 -maxdepth 1 -type l -delete &&
+	rmdir $acl/lun_2 $tpg/lun/lun_2"
 check "extra targets and their node records removed" iser_many_targets_down
