@@ -518,13 +518,16 @@ lab_iscsid_up() {
 	lab_wait 20 grep -q @ISCSIADM_ABSTRACT_NAMESPACE /proc/net/unix
 }
 
+# lab_multipathd_up: multipathd with the lab's configuration; the lines
+# in LAB_MP_DEFAULTS (one setting a line) go into its defaults section.
 lab_multipathd_up() {
 	pgrep -x multipathd >/dev/null && return 0
-	cat > /etc/multipath.conf <<'MP'
+	cat > /etc/multipath.conf <<MP
 defaults {
 	user_friendly_names yes
 	find_multipaths no
 	polling_interval 2
+${LAB_MP_DEFAULTS:-}
 }
 blacklist {
 	devnode "^(vd|ram|nvme|loop)"
