@@ -115,8 +115,14 @@ kver=$(uname -r)
 if [ "$DRIVER" = ours ]; then
 	mkdir -p "/lib/modules/$kver/updates"
 	cp /lab/ko/*.ko "/lib/modules/$kver/updates/"
-	depmod -a
 fi
+# Modules the lab adds to Debian's kernel whichever initiator runs (siw,
+# tests/lab/build-siw), where a package of extra modules would put them.
+if [ -d /lab/kmod ]; then
+	mkdir -p "/lib/modules/$kver/extra"
+	cp /lab/kmod/*.ko "/lib/modules/$kver/extra/"
+fi
+[ "$DRIVER" = ours ] || [ -d /lab/kmod ] && depmod -a
 echo "LAB-INFO driver=$DRIVER kernel=$kver version=$(cat /lab/version 2>/dev/null)" >/dev/console
 
 if [ "${SHELL_MODE:-0}" = 1 ]; then

@@ -15,6 +15,7 @@
 # lets the other end take them in. See docs/lab.md.
 #
 #   lab_path_up             both cuttable paths (and the default topology)
+#   lab_path_siw_up         path 2, soft-iWARP (siw) on a veth pair of its own
 #   lab_path_srpt_up [N]    ib_srpt target ports on the target ends, N LUNs
 #   lab_path_srp_login P [EXTRA]   login over path P; prints the host number
 #   lab_path_cut P [tx] / lab_path_restore P   drop / pass path P's RoCE
@@ -25,12 +26,16 @@
 #                           sending rxe device (6.1); else tx cuts are refused
 #   lab_path_dropped        RoCE packets dropped by cuts so far
 
-PATH_IPI=(203.0.113.1 203.0.113.17)	# initiator ends
-PATH_IPT=(203.0.113.2 203.0.113.18)	# target ends
-PATH_DEVI=(pathi0 pathi1)
-PATH_DEVT=(patht0 patht1)
+# Paths 0 and 1 are soft-RoCE (lab_path_up); path 2, soft-iWARP, comes on
+# request (lab_path_siw_up).
+PATH_IPI=(203.0.113.1 203.0.113.17 203.0.113.33)	# initiator ends
+PATH_IPT=(203.0.113.2 203.0.113.18 203.0.113.34)	# target ends
+PATH_DEVI=(pathi0 pathi1 pathi2)
+PATH_DEVT=(patht0 patht1 patht2)
 PATH_RXEI=(rxepi0 rxepi1)
 PATH_RXET=(rxept0 rxept1)
+PATH_SIWI=([2]=siwpi2)
+PATH_SIWT=([2]=siwpt2)
 PATH_TABLE=100
 # Soft-RoCE takes an RC transport retry count of 7 as "retry for ever" (the
 # InfiniBand meaning of 7 for the RNR retry count only), and 7 is ib_srp's
@@ -89,6 +94,31 @@ lab_path_in_order() {
 		_lab_path_one_rx_cpu ${PATH_DEVT[$1]}
 }
 
+# _lab_path_veth N: path N's veth pair, addresses, rules and routes (no
+# RDMA device yet).
+_lab_path_veth() {
+	local n=$1 di=${PATH_DEVI[$1]} dt=${PATH_DEVT[$1]}
+	ip link add $di type veth peer name $dt || return 1
+	ip rule add pref 5 iif $di lookup local
+	ip rule add pref 5 iif $dt lookup local
+	_lab_path_dev_sysctl $di
+	_lab_path_dev_sysctl $dt
+	ip addr add ${PATH_IPI[n]}/32 dev $di
+	ip addr add ${PATH_IPT[n]}/32 dev $dt
+	# One receive CPU per veth keeps each path's packets in order; why it
+	# matters: _lab_path_one_rx_cpu.
+	_lab_path_one_rx_cpu $di || return 1
+	_lab_path_one_rx_cpu $dt || return 1
+	ip link set $di up
+	ip link set $dt up
+	ip route replace ${PATH_IPT[n]}/32 dev $di src ${PATH_IPI[n]} table $PATH_TABLE
+	ip route replace ${PATH_IPI[n]}/32 dev $dt src ${PATH_IPT[n]} table $PATH_TABLE
+	ip neigh replace ${PATH_IPT[n]} dev $di nud permanent \
+		lladdr "$(cat /sys/class/net/$dt/address)"
+	ip neigh replace ${PATH_IPI[n]} dev $dt nud permanent \
+		lladdr "$(cat /sys/class/net/$di/address)"
+}
+
 lab_path_up() {
 	local n di dt
 	lab_net_up
@@ -106,28 +136,9 @@ lab_path_up() {
 		ip rule add pref 10 lookup $PATH_TABLE
 	modprobe veth
 	for n in 0 1; do
-		di=${PATH_DEVI[n]} dt=${PATH_DEVT[n]}
-		ip link add $di type veth peer name $dt || return 1
-		ip rule add pref 5 iif $di lookup local
-		ip rule add pref 5 iif $dt lookup local
-		_lab_path_dev_sysctl $di
-		_lab_path_dev_sysctl $dt
-		ip addr add ${PATH_IPI[n]}/32 dev $di
-		ip addr add ${PATH_IPT[n]}/32 dev $dt
-		# One receive CPU per veth keeps each path's packets in order;
-		# why it matters: _lab_path_one_rx_cpu.
-		_lab_path_one_rx_cpu $di || return 1
-		_lab_path_one_rx_cpu $dt || return 1
-		ip link set $di up
-		ip link set $dt up
-		ip route replace ${PATH_IPT[n]}/32 dev $di src ${PATH_IPI[n]} table $PATH_TABLE
-		ip route replace ${PATH_IPI[n]}/32 dev $dt src ${PATH_IPT[n]} table $PATH_TABLE
-		ip neigh replace ${PATH_IPT[n]} dev $di nud permanent \
-			lladdr "$(cat /sys/class/net/$dt/address)"
-		ip neigh replace ${PATH_IPI[n]} dev $dt nud permanent \
-			lladdr "$(cat /sys/class/net/$di/address)"
-		rdma link add ${PATH_RXEI[n]} type rxe netdev $di || return 1
-		rdma link add ${PATH_RXET[n]} type rxe netdev $dt || return 1
+		_lab_path_veth $n || return 1
+		rdma link add ${PATH_RXEI[n]} type rxe netdev ${PATH_DEVI[n]} || return 1
+		rdma link add ${PATH_RXET[n]} type rxe netdev ${PATH_DEVT[n]} || return 1
 	done
 	for n in 0 1; do
 		lab_wait 20 sh -c "grep -q '$(_lab_path_gid_hex ${PATH_IPI[n]})\$' /sys/class/infiniband/${PATH_RXEI[n]}/ports/1/gids/*" || return 1
@@ -137,7 +148,8 @@ lab_path_up() {
 	# hook (set cuttx, lab_path_cut P tx) fails rxe's ip_local_out(), and
 	# rxe then retries that send until the netdev takes it instead of
 	# losing the packet (see docs/lab.md); only a scenario that wants
-	# exactly that asks for it.
+	# exactly that asks for it. Soft-iWARP's packets are TCP (path 2):
+	# nothing else uses TCP on a path's veth.
 	nft -f - <<'NFT' || return 1
 table inet labpath {
 	set cut { type ifname; }
@@ -145,6 +157,7 @@ table inet labpath {
 	chain in {
 		type filter hook prerouting priority 0; policy accept;
 		iifname @cut udp dport 4791 counter drop
+		iifname @cut meta l4proto tcp counter drop
 	}
 	chain out {
 		type filter hook output priority 0; policy accept;
@@ -152,6 +165,27 @@ table inet labpath {
 	}
 }
 NFT
+}
+
+# lab_path_siw_up: the cuttable paths (lab_path_up) plus path 2, a veth
+# pair of its own with a soft-iWARP (siw) device on each end: initiator
+# siwpi2 on pathi2 (203.0.113.33), target siwpt2 on patht2 (.34), routed
+# like the others, so its TCP connections cross the veth and
+# lab_path_cut 2 drops them where they arrive. Its own veth pair, not
+# paths 0 and 1's: RDMA/CM picks the device of a connection by the netdev
+# its route leaves on, and a netdev with an rxe and a siw device on it
+# would leave the choice to the order of the device list. Neither lab
+# kernel ships siw: the boot carries it when the scenario's header says
+# "# lab-needs: siw" (tests/lab/build-siw).
+lab_path_siw_up() {
+	lab_path_up || return 1
+	[ -e /sys/class/infiniband/${PATH_SIWT[2]} ] && return 0
+	modprobe siw || return 1
+	_lab_path_veth 2 || return 1
+	rdma link add ${PATH_SIWI[2]} type siw netdev ${PATH_DEVI[2]} || return 1
+	rdma link add ${PATH_SIWT[2]} type siw netdev ${PATH_DEVT[2]} || return 1
+	lab_wait 20 sh -c "grep -q ACTIVE /sys/class/infiniband/${PATH_SIWI[2]}/ports/1/state &&
+		grep -q ACTIVE /sys/class/infiniband/${PATH_SIWT[2]}/ports/1/state"
 }
 
 # lab_path_srpt_up [NLUNS]: the LIO SRP target (lab_srpt_up) plus target
