@@ -98,6 +98,55 @@ if rogue_want datain-status; then
 	rogue_logout_check "$m: logout"
 fi
 
+# Issue 32, high 1: two PDUs that complete the same command. As in
+# datain-status the target lets its receive queue run empty, so the
+# initiator's next SEND waits for receiver-not-ready retries and the
+# LOCAL_INV the Data-In with status waits for is queued behind it; then
+# it sends, right behind that Data-In, a SCSI Response for the same
+# command, without Send with Invalidate. The command must not complete
+# while its rkey is valid: with ib_iser before the fix the response was
+# delivered at once (the Data-In's LOCAL_INV posted counted as done) and
+# the command's pages went back while the LOCAL_INV still waited. Now the
+# second answer fails the connection, and the command completes after
+# the QP is drained, on the session's next connection. Once sg_raw has
+# returned, the probe RDMA WRITEs to the trigger's read buffer, over its
+# own connection if that is still up, else over the session's next one
+# (the device's one protection domain would take a key of the old
+# connection's MRs until they are deregistered), and must find the rkey
+# invalid: "remote access error", nothing else.
+if rogue_want dup-status; then
+	m=dup-status
+	rogue_start $m -s 2
+	if rogue_login; then
+		lab_log_mark
+		rogue_trigger 30 &
+		trig=$!
+		check "$m: the trigger reached the target" lab_target_saw "^STALL conn=1"
+		(for i in $(seq 100); do lab_tur $ROGUE_DEV || break; done) \
+			>/dev/null 2>&1 &
+		turs=$!
+		check "$m: Data-In with status, then a SCSI Response, sent with the receive queue empty" \
+			lab_target_saw "^DUP_STATUS conn=1" 30
+		wait $trig
+		rc=$?
+		# read at once: UNSTALL follows 2 s after the answers
+		after=$(grep -Em1 "^(UNSTALL conn=1|TRIGGER conn=2 )" $ROGUE_LOG)
+		kill -USR2 $LAB_TARGET_PID
+		check "$m: the command completed only after the target resumed, or on the next connection, or failed (sg_raw rc=$rc)" \
+			eval "[ -n '$after' ] || [ $rc -ne 0 ]"
+		check "$m: the stale-rkey probe finds the rkey invalid" \
+			lab_target_probe_invalid 20
+		check "$m: kernel log says so" \
+			lab_log_has "$IP0:$ROGUE_PORT: PDU opcode 0x21 completes itt 0x[0-9a-f]+ a second time"
+		check "$m: the session logged in again" lab_target_saw "^LOGGED_IN conn=2" 60
+		wait $turs
+		check "$m: LUN usable" rogue_usable
+	else
+		fail "$m: login"
+	fi
+	rogue_logout_check "$m: logout"
+fi
+
 # Issue 40: a send queue that stops must fail its connection within
 # ISER_SQ_STALL_SECS (5 s, iser/conn.c) of its last completion, whatever
 # the target still sends: not when libiscsi's NOP-Out ping times out
