@@ -131,6 +131,11 @@ if rogue_want dup-status; then
 		rc=$?
 		# read at once: UNSTALL follows 2 s after the answers
 		after=$(grep -Em1 "^(UNSTALL conn=1|TRIGGER conn=2 )" $ROGUE_LOG)
+		# A command that failed (SG_IO is not retried) failed with its
+		# connection: the probe needs the next one to go over. What it
+		# does not see: the old connection's MRs stay registered in
+		# the device's PD from the drain until its release work.
+		[ $rc -eq 0 ] || lab_target_saw "^LOGGED_IN conn=2" 60 >/dev/null
 		kill -USR2 $LAB_TARGET_PID
 		check "$m: the command completed only after the target resumed, or on the next connection, or failed (sg_raw rc=$rc)" \
 			eval "[ -n '$after' ] || [ $rc -ne 0 ]"
