@@ -99,7 +99,7 @@ enum mode {
 	M_OK, M_DATAIN_STATUS, M_INV_OTHER, M_INV_UNOFFERED, M_DSL_OVER,
 	M_AHS_OVERRUN, M_BAD_OPCODE, M_LOGIN_HUGE, M_NOPIN_DATA, M_ASYNC_BAD,
 	M_SMALL_MRDSL, M_ABORT_STALL, M_LUN_RESET_STALL, M_TARGET_RESET_STALL,
-	M_SQ_OVERFLOW, M_DUP_STATUS,
+	M_SQ_OVERFLOW, M_DUP_STATUS, M_XCONN,
 };
 
 /* Task management functions (RFC 7143 section 11.5.1) */
@@ -125,6 +125,7 @@ static const struct {
 	{ "lun-reset-stall", M_LUN_RESET_STALL, "as abort-stall, for the LOGICAL UNIT RESET that comes while the trigger is held" },
 	{ "target-reset-stall", M_TARGET_RESET_STALL, "as abort-stall, for the TARGET WARM RESET that comes while the trigger is held" },
 	{ "dup-status", M_DUP_STATUS, "as datain-status, and right behind the Data-In with status a SCSI Response for the same command: two PDUs that complete it, while the initiator's LOCAL_INV for the first waits in its send queue" },
+	{ "xconn", M_XCONN, "hold the trigger, never answer it; SIGUSR2 probes its rkey over another connection of the initiator (another session's), whether or not the trigger's connection is up" },
 	{ "sq-overflow", M_SQ_OVERFLOW, "under a write load of -q commands at once, once it foresees which task the initiator uses next: let the receive queue run empty, then answer, -q at a time, the commands the initiator keeps posting behind the SEND that waits, without seeing them" },
 };
 
@@ -651,6 +652,11 @@ static void on_scsi_cmd(struct conn *c, const uint8_t *ihdr, const uint8_t *b,
 			say("HELD conn=%d itt=%#x rkey=%#x", c->n, itt, rkey);
 			return;
 		}
+		if (mode == M_XCONN) {
+			/* never answered: SIGUSR2 probes it over another connection */
+			say("HELD conn=%d itt=%#x rkey=%#x", c->n, itt, rkey);
+			return;
+		}
 		if (mode == M_INV_OTHER) {
 			if (!ic->held) {
 				ic->held = 1;
@@ -1109,7 +1115,8 @@ static void tick(void)
 
 	probe_req = 0;
 	if (probe == 2 && last_lied.conn)
-		rt_probe(&last_lied, !conn_up(last_lied.conn));
+		rt_probe(&last_lied,
+			 mode == M_XCONN || !conn_up(last_lied.conn));
 	for (i = 0; i < RT_MAX_CONNS; i++) {
 		if (!conns[i])
 			continue;
@@ -1208,6 +1215,7 @@ static void usage(void)
 		"         last command lied about on each connection\n"
 		"SIGUSR2: the probe of the last command lied about, over its own\n"
 		"         connection while that is up, else over another one\n"
+		"         (xconn: always over another one)\n"
 		"modes:\n");
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		fprintf(stderr, "  %-18s %s\n", modes[i].name, modes[i].help);

@@ -48,6 +48,20 @@ rogue_stall_end() {
 	check "$m: LUN usable" rogue_usable
 }
 
+# rogue_probe_invalid_nth N: as lab_target_probe_invalid, for the target's
+# Nth stale-rkey probe (within 20 s): "remote access error", nothing else.
+rogue_probe_invalid_nth() {
+	local line
+	lab_wait 20 eval "[ \$(lab_target_count '^PROBE ') -ge $1 ]" ||
+		{ echo "no probe $1"; return 1; }
+	line=$(grep '^PROBE ' "$LAB_TARGET_LOG" | sed -n "$1p")
+	echo "$line"
+	case "$line" in
+	*" status=remote access error") return 0 ;;
+	esac
+	return 1
+}
+
 lab_net_up
 lab_iscsid_up
 check "rogue-iser is in the payload" rogue_have || return 0
@@ -149,6 +163,56 @@ if rogue_want dup-status; then
 	else
 		fail "$m: login"
 	fi
+	rogue_logout_check "$m: logout"
+fi
+
+# Issue 32, the gap dup-status left: an rkey is checked against the
+# protection domain of the QP a request arrives on, not of the QP it was
+# handed out on. With one PD per device, an MR of one connection took
+# requests from every other QP of the host on that device: the session's
+# next connection, another session's, and so, after a drain had completed
+# the connection's commands without executing their LOCAL_INVs, until its
+# release work deregistered the MRs. Now each connection has a PD of its
+# own. Two sessions to the rogue target on the same device; the target
+# holds the trigger of the first (its rkey valid and the connection up)
+# and RDMA WRITEs to it over the second's connection: "remote access
+# error", nothing else. Red with one PD per device (boot in the commit:
+# "status=success"). Then the first session logs out with the trigger
+# still held: the drain ends it, and the same probe, over the second
+# session's connection still up, must find the key invalid too (that
+# one ran green before as well: the release work deregistered the MRs
+# before the probe; the window between is not reachable from here).
+if rogue_want xconn; then
+	m=xconn
+	rogue_b() { iscsiadm -m node -T $ROGUE_IQN-b -p $IP0:$ROGUE_PORT -I iser "$@"; }
+	rogue_start $m
+	if rogue_login && rogue_b -o new >/dev/null &&
+	   timeout 120 iscsiadm -m node -T $ROGUE_IQN-b -p $IP0:$ROGUE_PORT -I iser \
+		--login >/dev/null; then
+		pass "$m: two sessions on one device"
+		lab_log_mark
+		rogue_trigger 60 &
+		trig=$!
+		check "$m: the trigger is held on the first session's connection" \
+			lab_target_saw "^HELD conn=1 " 30
+		kill -USR2 $LAB_TARGET_PID
+		check "$m: its rkey, probed over the other session's connection, is invalid there" \
+			rogue_probe_invalid_nth 1
+		timeout 120 iscsiadm -m node -T $ROGUE_IQN -p $IP0:$ROGUE_PORT \
+			-I iser --logout >/dev/null
+		wait $trig
+		rc=$?
+		check "$m: the logout (a drain) ended the held command (sg_raw rc=$rc)" \
+			test $rc -ne 0
+		kill -USR2 $LAB_TARGET_PID
+		check "$m: the ended command's rkey, probed over the other session's connection, is invalid" \
+			rogue_probe_invalid_nth 2
+	else
+		fail "$m: two sessions on one device"
+	fi
+	timeout 120 iscsiadm -m node -T $ROGUE_IQN-b -p $IP0:$ROGUE_PORT -I iser \
+		--logout >/dev/null 2>&1
+	rogue_b -o delete >/dev/null 2>&1
 	rogue_logout_check "$m: logout"
 fi
 
