@@ -25,7 +25,7 @@
 static int iser_data_inline(struct iser_conn *ic, struct iser_task *it,
 			    struct scatterlist *sgl)
 {
-	u32 lkey = ic->dev->pd->local_dma_lkey;
+	u32 lkey = ic->pd->local_dma_lkey;
 	struct scatterlist *sg;
 	int i;
 
@@ -148,7 +148,8 @@ static void iser_inv_done(struct ib_cq *cq, struct ib_wc *wc)
  * LOCAL_INV here, on any connection whose QP has not been drained yet,
  * failed or not: a connection with ISER_CONN_F_ERROR set may still be in
  * RTS until iscsid's disconnect drains it. Only a drained QP, in the error
- * state, proves the rkey unreachable. A task that ends while the LOCAL_INV
+ * state, proves the rkey unreachable: the connection's MRs live in its own
+ * PD (iser_conn_create_qp()), so no other QP can use the key either. A task that ends while the LOCAL_INV
  * a held PDU waits for is still outstanding (ISER_INV_POSTED: something
  * other than that PDU ended it) has its rkey valid behind a send queue
  * that may be stalled, so its connection is fenced. The MR goes back to

@@ -125,7 +125,13 @@ enum {
  * struct iser_conn - one RDMA connection of an iSER endpoint
  * @ep:            endpoint owning this connection, NULL once disconnected
  * @cm_id:         rdma_cm identifier; its handler runs under @state_mutex
- * @dev:           rdi_core device (PD, registration limits)
+ * @dev:           rdi_core device (registration limits)
+ * @pd:            protection domain of this connection alone: its QP, its
+ *                 MRs and the local DMA lkey of its buffers. Another QP of
+ *                 the host (the session's next connection, another
+ *                 session's) cannot use an rkey handed out here, so once
+ *                 the QP is drained no rkey of this connection is
+ *                 reachable, deregistered yet or not (conn.c)
  * @queue:         queue pair and its one CQ from the pool; @queue.qp is
  *                 NULL until the route is resolved and again once the
  *                 device resources are freed (iser_conn_free_hw())
@@ -179,6 +185,7 @@ struct iser_conn {
 	struct iscsi_endpoint	*ep;
 	struct rdma_cm_id	*cm_id;
 	struct rdi_device	*dev;
+	struct ib_pd		*pd;
 	struct rdi_queue	queue;
 	struct kref		ref;
 	struct mutex		state_mutex;	/* see above */
