@@ -176,8 +176,8 @@ fi
 # own. Two sessions to the rogue target on the same device; the target
 # holds the trigger of the first (its rkey valid and the connection up)
 # and RDMA WRITEs to it over the second's connection: "remote access
-# error", nothing else. Expected red with one PD per device (the probe
-# succeeds; see the commits). Then the first session logs out with the trigger
+# error", nothing else. Red with one PD per device (boot 20261206-031439:
+# the probe wrote, status=success). Then the first session logs out with the trigger
 # still held: the drain ends it, and the same probe, over the second
 # session's connection still up, must find the key invalid too (that
 # one ran green before as well: the release work deregistered the MRs
