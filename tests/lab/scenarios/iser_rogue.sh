@@ -177,11 +177,11 @@ fi
 # holds the trigger of the first (its rkey valid and the connection up)
 # and RDMA WRITEs to it over the second's connection: "remote access
 # error", nothing else. Red with one PD per device (boot 20261206-031439:
-# the probe wrote, status=success). Then the first session logs out with the trigger
-# still held: the drain ends it, and the same probe, over the second
-# session's connection still up, must find the key invalid too (that
-# one ran green before as well: the release work deregistered the MRs
-# before the probe; the window between is not reachable from here).
+# the probe wrote, status=success). The trigger then times out (10 s)
+# and its ABORT TASK, answered "function complete", ends it. A logout
+# with the trigger held is no drain: sd's removal waits for the command
+# (a hung task in boot 20261206-031439), so the drain case has no probe
+# here; with a PD per connection it needs none (docs/threat-model.md).
 if rogue_want xconn; then
 	m=xconn
 	rogue_b() { iscsiadm -m node -T $ROGUE_IQN-b -p $IP0:$ROGUE_PORT -I iser "$@"; }
@@ -191,22 +191,17 @@ if rogue_want xconn; then
 		--login >/dev/null; then
 		pass "$m: two sessions on one device"
 		lab_log_mark
-		rogue_trigger 60 &
+		rogue_trigger 10 &
 		trig=$!
 		check "$m: the trigger is held on the first session's connection" \
 			lab_target_saw "^HELD conn=1 " 30
 		kill -USR2 $LAB_TARGET_PID
 		check "$m: its rkey, probed over the other session's connection, is invalid there" \
 			rogue_probe_invalid_nth 1
-		timeout 120 iscsiadm -m node -T $ROGUE_IQN -p $IP0:$ROGUE_PORT \
-			-I iser --logout >/dev/null
 		wait $trig
 		rc=$?
-		check "$m: the logout (a drain) ended the held command (sg_raw rc=$rc)" \
+		check "$m: the ABORT TASK ended the held command (sg_raw rc=$rc)" \
 			test $rc -ne 0
-		kill -USR2 $LAB_TARGET_PID
-		check "$m: the ended command's rkey, probed over the other session's connection, is invalid" \
-			rogue_probe_invalid_nth 2
 	else
 		fail "$m: two sessions on one device"
 	fi
