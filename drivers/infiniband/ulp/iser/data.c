@@ -149,10 +149,11 @@ static void iser_inv_done(struct ib_cq *cq, struct ib_wc *wc)
  * failed or not: a connection with ISER_CONN_F_ERROR set may still be in
  * RTS until iscsid's disconnect drains it. Only a drained QP, in the error
  * state, proves the rkey unreachable: the connection's MRs live in its own
- * PD (iser_conn_create_qp()), so no other QP can use the key either. A task that ends while the LOCAL_INV
- * a held PDU waits for is still outstanding (ISER_INV_POSTED: something
- * other than that PDU ended it) has its rkey valid behind a send queue
- * that may be stalled, so its connection is fenced. The MR goes back to
+ * PD (iser_conn_create_qp()), so no other QP can use the key either. A
+ * task that ends while the LOCAL_INV a held PDU waits for is still
+ * outstanding (ISER_INV_POSTED: something other than that PDU ended it)
+ * has its rkey valid behind a send queue that may be stalled, so its
+ * connection is fenced. The MR goes back to
  * the pool at once: a LOCAL_INV precedes any later REG_MR of it on the
  * same send queue. If the LOCAL_INV cannot be posted, the connection is
  * fenced too (iser_conn_fence() says how soon).
