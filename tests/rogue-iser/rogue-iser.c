@@ -19,7 +19,10 @@
  * SIGUSR1 runs the stale-rkey probe (../rdma-target): an RDMA WRITE to the
  * read buffer (rkey and VA) of the last command lied about, whose
  * completion status is logged ("PROBE ... status=..."). A target must
- * never be able to do that once the command has completed.
+ * never be able to do that once the command has completed. SIGUSR2 runs
+ * it over the command's own connection while that is up, else over
+ * another connection of the initiator (whose PD, on one device, may hold
+ * the same rkey).
  *
  * Every event is one line on stdout, for the lab scenario to check. The
  * RDMA/CM and verbs plumbing is ../rdma-target/rdma-target.c.
@@ -96,7 +99,7 @@ enum mode {
 	M_OK, M_DATAIN_STATUS, M_INV_OTHER, M_INV_UNOFFERED, M_DSL_OVER,
 	M_AHS_OVERRUN, M_BAD_OPCODE, M_LOGIN_HUGE, M_NOPIN_DATA, M_ASYNC_BAD,
 	M_SMALL_MRDSL, M_ABORT_STALL, M_LUN_RESET_STALL, M_TARGET_RESET_STALL,
-	M_SQ_OVERFLOW,
+	M_SQ_OVERFLOW, M_DUP_STATUS, M_XCONN,
 };
 
 /* Task management functions (RFC 7143 section 11.5.1) */
@@ -121,6 +124,8 @@ static const struct {
 	{ "abort-stall", M_ABORT_STALL, "hold the trigger; when an ABORT TASK names it, let the receive queue run empty (NOP-Ins the initiator answers use it up, one answer more waits), answer \"function complete\", repost the receives -s seconds later" },
 	{ "lun-reset-stall", M_LUN_RESET_STALL, "as abort-stall, for the LOGICAL UNIT RESET that comes while the trigger is held" },
 	{ "target-reset-stall", M_TARGET_RESET_STALL, "as abort-stall, for the TARGET WARM RESET that comes while the trigger is held" },
+	{ "dup-status", M_DUP_STATUS, "as datain-status, and right behind the Data-In with status a SCSI Response for the same command: two PDUs that complete it, while the initiator's LOCAL_INV for the first waits in its send queue" },
+	{ "xconn", M_XCONN, "hold the trigger, never answer it; SIGUSR2 probes its rkey over another connection of the initiator (another session's), whether or not the trigger's connection is up" },
 	{ "sq-overflow", M_SQ_OVERFLOW, "under a write load of -q commands at once, once it foresees which task the initiator uses next: let the receive queue run empty, then answer, -q at a time, the commands the initiator keeps posting behind the SEND that waits, without seeing them" },
 };
 
@@ -197,7 +202,9 @@ static int lies_left = 1;
 static int stall_secs = 5;
 static unsigned int ovf_depth = 32;
 static int ovf_done;
-static volatile sig_atomic_t probe_req;
+static volatile sig_atomic_t probe_req;	/* 1: SIGUSR1, 2: SIGUSR2 */
+/* The last command lied about, on any connection: SIGUSR2's probe. */
+static struct rt_probe last_lied;
 
 /*
  * abort-stall, lun-reset-stall, target-reset-stall: the task management
@@ -437,6 +444,7 @@ static int lie(struct conn *c, uint32_t itt, const struct scsi_result *r,
 		scsi_rsp(c, itt, r, edtl, done, rkey);
 		return 0;
 	case M_DATAIN_STATUS:
+	case M_DUP_STATUS:
 		/* sent by stall_send() once the receive queue is empty */
 		b = bhs_init(ic->stall_rsp, OP_DATA_IN, itt);
 		b[1] = 0x81;			/* F, S */
@@ -635,11 +643,17 @@ static void on_scsi_cmd(struct conn *c, const uint8_t *ihdr, const uint8_t *b,
 			.rkey = rkey,
 			.len = edtl,
 		};
+		last_lied = ic->lied;
 		if (stall_tmf()) {
 			/* never answered: the task management for it comes */
 			ic->held = 1;
 			ic->held_itt = itt;
 			ic->held_rkey = rkey;
+			say("HELD conn=%d itt=%#x rkey=%#x", c->n, itt, rkey);
+			return;
+		}
+		if (mode == M_XCONN) {
+			/* never answered: SIGUSR2 probes it over another connection */
 			say("HELD conn=%d itt=%#x rkey=%#x", c->n, itt, rkey);
 			return;
 		}
@@ -953,14 +967,22 @@ static void stall_send(struct conn *c)
 {
 	struct iconn *ic = iser(c);
 
+	struct scsi_result good = {};
+
 	bhs_sn(c, ic->stall_rsp + ISER_HDR, 1);
 	send_pdu(c, ic->stall_rsp, NULL, 0);
-	if (mode == M_DATAIN_STATUS)
+	if (mode == M_DUP_STATUS) {
+		/* no Send with Invalidate: the rkey stays valid */
+		scsi_rsp(c, (uint32_t)ic->lied.tag, &good, 0, 0, 0);
+		say("DUP_STATUS conn=%d itt=%#llx Data-In with status, then a SCSI Response, sent with the receive queue empty",
+		    c->n, (unsigned long long)ic->lied.tag);
+	} else if (mode == M_DATAIN_STATUS) {
 		say("DATAIN_STATUS conn=%d itt=%#llx sent with the receive queue empty",
 		    c->n, (unsigned long long)ic->lied.tag);
-	else
+	} else {
 		say("TMF_RSP conn=%d function complete, sent with the receive queue empty",
 		    c->n);
+	}
 	ic->stall = STALL_SENT;
 	ic->stall_t = now_ms();
 }
@@ -1072,7 +1094,19 @@ static void stall_tick(struct conn *c)
 	}
 }
 
-/* Once a loop round: a probe asked for (SIGUSR1), stalls. */
+/* Connection N is established and not disconnecting. */
+static int conn_up(int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < RT_MAX_CONNS; i++)
+		if (conns[i] && conns[i]->n == n)
+			return conns[i]->established &&
+			       !conns[i]->disconnecting;
+	return 0;
+}
+
+/* Once a loop round: a probe asked for (SIGUSR1, SIGUSR2), stalls. */
 static void tick(void)
 {
 	int probe = probe_req;
@@ -1080,11 +1114,14 @@ static void tick(void)
 	struct iconn *ic;
 
 	probe_req = 0;
+	if (probe == 2 && last_lied.conn)
+		rt_probe(&last_lied,
+			 mode == M_XCONN || !conn_up(last_lied.conn));
 	for (i = 0; i < RT_MAX_CONNS; i++) {
 		if (!conns[i])
 			continue;
 		ic = iser(conns[i]);
-		if (probe && ic->lied.conn)	/* a command was lied about */
+		if (probe == 1 && ic->lied.conn)	/* a command was lied about */
 			rt_probe(&ic->lied, 0);
 		if (ic->stall)
 			stall_tick(conns[i]);
@@ -1176,21 +1213,24 @@ static void usage(void)
 		"             (default 32)\n"
 		"SIGUSR1: the stale-rkey probe, an RDMA WRITE to the read buffer of the\n"
 		"         last command lied about on each connection\n"
+		"SIGUSR2: the probe of the last command lied about, over its own\n"
+		"         connection while that is up, else over another one\n"
+		"         (xconn: always over another one)\n"
 		"modes:\n");
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		fprintf(stderr, "  %-18s %s\n", modes[i].name, modes[i].help);
 	exit(2);
 }
 
-static void on_usr1(int sig)
+static void on_usr(int sig)
 {
-	probe_req = 1;
+	probe_req = sig == SIGUSR2 ? 2 : 1;
 }
 
 int main(int argc, char **argv)
 {
 	const char *addr = "0.0.0.0", *port = "3261";
-	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct sigaction sa = { .sa_handler = on_usr };
 	int opt, found = 0;
 	char what[128];
 	unsigned int i;
@@ -1245,6 +1285,7 @@ int main(int argc, char **argv)
 	}
 	scsi_fill();
 	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGUSR2, &sa, NULL);
 	snprintf(what, sizeof(what), "mode=%s lie_op=%#x count=%d", mode_name,
 		 lie_op, lies_left);
 	return rt_serve(&iser_target, addr, port, what);

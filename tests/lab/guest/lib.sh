@@ -260,6 +260,23 @@ lab_target_probe_failed() {
 	esac
 }
 
+# lab_target_probe_invalid [SECS]: the target's stale-rkey probe ran within
+# SECS (default 30) and the initiator refused it for its rkey: "remote
+# access error", the probe's RDMA WRITE reached a QP of the initiator that
+# was up and found no valid registration under that key. Nothing else
+# counts: a flush, a failed post or a connection gone say nothing about
+# the rkey. Whatever the probe wrote did not land, so no canary is read.
+lab_target_probe_invalid() {
+	local line
+	lab_target_saw '^PROBE ' "${1:-30}" || return 1
+	line=$(grep -m1 '^PROBE ' "$LAB_TARGET_LOG")
+	echo "$line"
+	case "$line" in
+	*" status=remote access error") return 0 ;;
+	esac
+	return 1
+}
+
 # lab_tur DEV: one TEST UNIT READY to /dev/DEV; its status. sg_turs
 # --low: trixie's sg3-utils 1.48 sg_turs without it builds no CDB, sends
 # nothing, prints "bad pass-through setup" and exits 0 (Debian bug

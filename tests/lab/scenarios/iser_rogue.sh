@@ -48,6 +48,20 @@ rogue_stall_end() {
 	check "$m: LUN usable" rogue_usable
 }
 
+# rogue_probe_invalid_nth N: as lab_target_probe_invalid, for the target's
+# Nth stale-rkey probe (within 20 s): "remote access error", nothing else.
+rogue_probe_invalid_nth() {
+	local line
+	lab_wait 20 eval "[ \$(lab_target_count '^PROBE ') -ge $1 ]" ||
+		{ echo "no probe $1"; return 1; }
+	line=$(grep '^PROBE ' "$LAB_TARGET_LOG" | sed -n "$1p")
+	echo "$line"
+	case "$line" in
+	*" status=remote access error") return 0 ;;
+	esac
+	return 1
+}
+
 lab_net_up
 lab_iscsid_up
 check "rogue-iser is in the payload" rogue_have || return 0
@@ -95,6 +109,105 @@ if rogue_want datain-status; then
 	else
 		fail "$m: login"
 	fi
+	rogue_logout_check "$m: logout"
+fi
+
+# Issue 32, high 1: two PDUs that complete the same command. As in
+# datain-status the target lets its receive queue run empty, so the
+# initiator's next SEND waits for receiver-not-ready retries and the
+# LOCAL_INV the Data-In with status waits for is queued behind it; then
+# it sends, right behind that Data-In, a SCSI Response for the same
+# command, without Send with Invalidate. The command must not complete
+# while its rkey is valid: with ib_iser before the fix the response was
+# delivered at once (the Data-In's LOCAL_INV posted counted as done) and
+# the command's pages went back while the LOCAL_INV still waited. Now the
+# second answer fails the connection, and the command completes after
+# the QP is drained, on the session's next connection. Once sg_raw has
+# returned, the probe RDMA WRITEs to the trigger's read buffer, over its
+# own connection if that is still up, else over the session's next one
+# (the device's one protection domain would take a key of the old
+# connection's MRs until they are deregistered), and must find the rkey
+# invalid: "remote access error", nothing else.
+if rogue_want dup-status; then
+	m=dup-status
+	rogue_start $m -s 2
+	if rogue_login; then
+		lab_log_mark
+		rogue_trigger 30 &
+		trig=$!
+		check "$m: the trigger reached the target" lab_target_saw "^STALL conn=1"
+		(for i in $(seq 100); do lab_tur $ROGUE_DEV || break; done) \
+			>/dev/null 2>&1 &
+		turs=$!
+		check "$m: Data-In with status, then a SCSI Response, sent with the receive queue empty" \
+			lab_target_saw "^DUP_STATUS conn=1" 30
+		wait $trig
+		rc=$?
+		# read at once: UNSTALL follows 2 s after the answers
+		after=$(grep -Em1 "^(UNSTALL conn=1|TRIGGER conn=2 )" $ROGUE_LOG)
+		# A command that failed (SG_IO is not retried) failed with its
+		# connection: the probe needs the next one to go over. What it
+		# does not see: the old connection's MRs stay registered in
+		# the device's PD from the drain until its release work.
+		[ $rc -eq 0 ] || lab_target_saw "^LOGGED_IN conn=2" 60 >/dev/null
+		kill -USR2 $LAB_TARGET_PID
+		check "$m: the command completed only after the target resumed, or on the next connection, or failed (sg_raw rc=$rc)" \
+			eval "[ -n '$after' ] || [ $rc -ne 0 ]"
+		check "$m: the stale-rkey probe finds the rkey invalid" \
+			lab_target_probe_invalid 20
+		check "$m: kernel log says so" \
+			lab_log_has "$IP0:$ROGUE_PORT: PDU opcode 0x21 completes itt 0x[0-9a-f]+ a second time"
+		check "$m: the session logged in again" lab_target_saw "^LOGGED_IN conn=2" 60
+		wait $turs
+		check "$m: LUN usable" rogue_usable
+	else
+		fail "$m: login"
+	fi
+	rogue_logout_check "$m: logout"
+fi
+
+# Issue 32, the gap dup-status left: an rkey is checked against the
+# protection domain of the QP a request arrives on, not of the QP it was
+# handed out on. With one PD per device, an MR of one connection took
+# requests from every other QP of the host on that device: the session's
+# next connection, another session's, and so, after a drain had completed
+# the connection's commands without executing their LOCAL_INVs, until its
+# release work deregistered the MRs. Now each connection has a PD of its
+# own. Two sessions to the rogue target on the same device; the target
+# holds the trigger of the first (its rkey valid and the connection up)
+# and RDMA WRITEs to it over the second's connection: "remote access
+# error", nothing else. Red with one PD per device (boot 20261206-031439:
+# the probe wrote, status=success). The trigger then times out (10 s)
+# and its ABORT TASK, answered "function complete", ends it. A logout
+# with the trigger held is no drain: sd's removal waits for the command
+# (a hung task in boot 20261206-031439), so the drain case has no probe
+# here; with a PD per connection it needs none (docs/threat-model.md).
+if rogue_want xconn; then
+	m=xconn
+	rogue_b() { iscsiadm -m node -T $ROGUE_IQN-b -p $IP0:$ROGUE_PORT -I iser "$@"; }
+	rogue_start $m
+	if rogue_login && rogue_b -o new >/dev/null &&
+	   timeout 120 iscsiadm -m node -T $ROGUE_IQN-b -p $IP0:$ROGUE_PORT -I iser \
+		--login >/dev/null; then
+		pass "$m: two sessions on one device"
+		lab_log_mark
+		rogue_trigger 10 &
+		trig=$!
+		check "$m: the trigger is held on the first session's connection" \
+			lab_target_saw "^HELD conn=1 " 30
+		kill -USR2 $LAB_TARGET_PID
+		check "$m: its rkey, probed over the other session's connection, is invalid there" \
+			rogue_probe_invalid_nth 1
+		wait $trig
+		rc=$?
+		check "$m: the ABORT TASK ended the held command (sg_raw rc=$rc)" \
+			test $rc -ne 0
+	else
+		fail "$m: two sessions on one device"
+	fi
+	timeout 120 iscsiadm -m node -T $ROGUE_IQN-b -p $IP0:$ROGUE_PORT -I iser \
+		--logout >/dev/null 2>&1
+	rogue_b -o delete >/dev/null 2>&1
 	rogue_logout_check "$m: logout"
 fi
 

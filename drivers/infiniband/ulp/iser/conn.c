@@ -369,6 +369,24 @@ int iser_conn_create_qp(struct iser_conn *ic)
 		ret = -EINVAL;
 		goto err_put_dev;
 	}
+	/*
+	 * A PD of the connection's own, not rdi_core's shared one: an rkey
+	 * is checked against the PD of the QP the request arrives on, and
+	 * on a shared PD an MR stays reachable over every QP on it until it
+	 * is invalidated or deregistered. After a drain, commands complete
+	 * with their LOCAL_INV never executed, and the MRs are deregistered
+	 * only by the release work: on a shared PD the target could go on
+	 * using their keys over the session's next connection or another
+	 * session's. Here they are reachable only through this QP, which
+	 * the drain left in the error state. ib_srp does the same per
+	 * channel.
+	 */
+	ic->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(ic->pd)) {
+		ret = PTR_ERR(ic->pd);
+		ic->pd = NULL;
+		goto err_put_dev;
+	}
 	qattr.cq_mode = RDI_CQ_POOL;
 	qattr.comp_vector = -1;
 	qattr.send_wrs = ic->max_cmds * ISER_WR_PER_CMD + ISER_DOUT_WRS;
@@ -377,9 +395,9 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	qattr.max_send_sge = ic->max_send_sge;
 	qattr.max_recv_sge = 2;
 	qattr.context = ic;
-	ret = rdi_queue_create(&ic->queue, ic->dev->pd, ic->cm_id, &qattr);
+	ret = rdi_queue_create(&ic->queue, ic->pd, ic->cm_id, &qattr);
 	if (ret)
-		goto err_put_dev;
+		goto err_dealloc_pd;
 
 	/* The MR pool waits for the session's size: iser_conn_start(). */
 	ic->max_sectors = READ_ONCE(iser_max_sectors);
@@ -394,6 +412,9 @@ int iser_conn_create_qp(struct iser_conn *ic)
 
 err_destroy_queue:
 	rdi_queue_destroy(&ic->queue, ic->cm_id);
+err_dealloc_pd:
+	ib_dealloc_pd(ic->pd);
+	ic->pd = NULL;
 err_put_dev:
 	rdi_device_put(ic->dev);
 	ic->dev = NULL;
@@ -445,8 +466,8 @@ void iser_conn_terminate(struct iser_conn *ic)
  * @ic: connection, terminated (QP drained)
  *
  * Destroys the cm_id first, so no CM event can run afterwards, then the
- * MR pool, QP and CQ (rdi_queue_destroy()), the buffers and the device
- * reference. Called by the release of the last reference or, earlier, by
+ * MR pool, QP and CQ (rdi_queue_destroy()), the buffers, the PD and the
+ * device reference. Called by the release of the last reference or, earlier, by
  * device removal; the connection object itself stays valid and every user
  * checks @ic->queue.qp before touching the device.
  *
@@ -463,6 +484,8 @@ void iser_conn_free_hw(struct iser_conn *ic)
 	rdi_queue_destroy(&ic->queue, NULL);
 	iser_rx_ring_free(ic, &ic->rx);
 	iser_login_bufs_free(ic);
+	ib_dealloc_pd(ic->pd);
+	ic->pd = NULL;
 	rdi_device_put(ic->dev);
 	ic->dev = NULL;
 }
@@ -676,7 +699,7 @@ int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
 		       unsigned int nr, u32 data_len)
 {
 	struct ib_device *ibdev = ic->dev->ib_dev;
-	u32 lkey = ic->dev->pd->local_dma_lkey;
+	u32 lkey = ic->pd->local_dma_lkey;
 	unsigned int i;
 
 	if (WARN_ON_ONCE(data_len <= ISER_RX_INLINE ||

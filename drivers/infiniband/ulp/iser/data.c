@@ -25,7 +25,7 @@
 static int iser_data_inline(struct iser_conn *ic, struct iser_task *it,
 			    struct scatterlist *sgl)
 {
-	u32 lkey = ic->dev->pd->local_dma_lkey;
+	u32 lkey = ic->pd->local_dma_lkey;
 	struct scatterlist *sg;
 	int i;
 
@@ -142,15 +142,21 @@ static void iser_inv_done(struct ib_cq *cq, struct ib_wc *wc)
  * @ic: connection the command went out on
  * @it: task, completed or failed
  *
- * Normally the rkey is invalid by now: the PDU that completed the command
- * waited for it (see iser_rx_invalidate()). A task that ends otherwise
- * gets its LOCAL_INV here, on any connection whose QP has not been drained
- * yet, failed or not: a connection with ISER_CONN_F_ERROR set may still be
- * in RTS until iscsid's disconnect drains it. Only a drained QP, in the
- * error state, proves the rkey unreachable. The MR goes back to the pool
- * at once: a LOCAL_INV precedes any later REG_MR of it on the same send
- * queue. If the LOCAL_INV cannot be posted, the connection is fenced
- * (iser_conn_fence() says how soon).
+ * Normally the rkey is invalid by now (&iser_task.inv is ISER_INV_DONE):
+ * the PDU that completed the command waited for its LOCAL_INV to complete
+ * (see iser_rx_invalidate()). A task that ends otherwise gets its
+ * LOCAL_INV here, on any connection whose QP has not been drained yet,
+ * failed or not: a connection with ISER_CONN_F_ERROR set may still be in
+ * RTS until iscsid's disconnect drains it. Only a drained QP, in the error
+ * state, proves the rkey unreachable: the connection's MRs live in its own
+ * PD (iser_conn_create_qp()), so no other QP can use the key either. A
+ * task that ends while the LOCAL_INV a held PDU waits for is still
+ * outstanding (ISER_INV_POSTED: something other than that PDU ended it)
+ * has its rkey valid behind a send queue that may be stalled, so its
+ * connection is fenced. The MR goes back to
+ * the pool at once: a LOCAL_INV precedes any later REG_MR of it on the
+ * same send queue. If the LOCAL_INV cannot be posted, the connection is
+ * fenced too (iser_conn_fence() says how soon).
  *
  * Context: atomic, libiscsi task cleanup: under libiscsi's back_lock,
  * often its forward lock too.
@@ -163,7 +169,7 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 		/* device removed: MRs and mappings are gone with it */
 		it->reg.mr = NULL;
 		it->sg_nents = 0;
-		it->invalidated = false;
+		it->inv = ISER_INV_NONE;
 		it->tmf_ended = false;
 		return;
 	}
@@ -171,12 +177,15 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 		/* never posted: nothing to invalidate, the device's key stays */
 		rdi_reg_cancel(ic->queue.qp, &it->reg);
 	} else if (it->reg.mr) {
-		/*
-		 * Invalidated: by the target, or by the LOCAL_INV the completion
-		 * waited for.
-		 */
-		if (!it->invalidated &&
-		    !test_bit(ISER_CONN_F_DRAINED, &ic->flags)) {
+		bool drained = test_bit(ISER_CONN_F_DRAINED, &ic->flags);
+
+		if (it->inv == ISER_INV_POSTED && !drained) {
+			pr_err_ratelimited("%pISpc: itt 0x%x ended before the invalidation of its rkey 0x%x completed; failing the connection\n",
+					   &ic->cm_id->route.addr.dst_addr,
+					   be32_to_cpu((__force __be32)it->hdrs.bhs.itt),
+					   it->reg.mr->rkey);
+			iser_conn_fence(ic);
+		} else if (it->inv == ISER_INV_NONE && !drained) {
 			struct ib_send_wr *wr;
 
 			/* signaled: the task waits for it (iser_alloc_pdu()) */
@@ -197,6 +206,6 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 				scsi_sg_count(sc), it->dma_dir);
 		it->sg_nents = 0;
 	}
-	it->invalidated = false;
+	it->inv = ISER_INV_NONE;
 	it->tmf_ended = false;
 }

@@ -86,6 +86,8 @@ enum iser_conn_state {
  * @cqe:      completion, iser_rx_done()
  * @inv_cqe:  completion of the local invalidation a SCSI response waits
  *            for before it is handed to libiscsi
+ * @inv_task: the task whose LOCAL_INV @inv_cqe completes, NULL when the PDU
+ *            waits for a task management function's (iser_rx_inv_done())
  * @pdu:      the received PDU while it waits
  */
 struct iser_rx_desc {
@@ -95,6 +97,7 @@ struct iser_rx_desc {
 	struct ib_recv_wr	wr;
 	struct ib_cqe		cqe;
 	struct ib_cqe		inv_cqe;
+	struct iser_task	*inv_task;
 	struct iser_rx_pdu	pdu;
 };
 
@@ -122,7 +125,13 @@ enum {
  * struct iser_conn - one RDMA connection of an iSER endpoint
  * @ep:            endpoint owning this connection, NULL once disconnected
  * @cm_id:         rdma_cm identifier; its handler runs under @state_mutex
- * @dev:           rdi_core device (PD, registration limits)
+ * @dev:           rdi_core device (registration limits)
+ * @pd:            protection domain of this connection alone: its QP, its
+ *                 MRs and the local DMA lkey of its buffers. Another QP of
+ *                 the host (the session's next connection, another
+ *                 session's) cannot use an rkey handed out here, so once
+ *                 the QP is drained no rkey of this connection is
+ *                 reachable, deregistered yet or not (conn.c)
  * @queue:         queue pair and its one CQ from the pool; @queue.qp is
  *                 NULL until the route is resolved and again once the
  *                 device resources are freed (iser_conn_free_hw())
@@ -176,6 +185,7 @@ struct iser_conn {
 	struct iscsi_endpoint	*ep;
 	struct rdma_cm_id	*cm_id;
 	struct rdi_device	*dev;
+	struct ib_pd		*pd;
 	struct rdi_queue	queue;
 	struct kref		ref;
 	struct mutex		state_mutex;	/* see above */
@@ -237,10 +247,30 @@ struct iser_dout {
 };
 
 /**
+ * enum iser_inv - where the invalidation of a task's rkey stands
+ * @ISER_INV_NONE:   the rkey is valid (or the task registered nothing)
+ * @ISER_INV_POSTED: the LOCAL_INV a completing PDU waits for is posted and
+ *                   has not completed: the rkey may still be valid
+ * @ISER_INV_DONE:   the rkey is invalid: that LOCAL_INV completed, or the
+ *                   target invalidated it with Send with Invalidate, or it
+ *                   is in the chain whose completion delivers the task
+ *                   management response that ends the command
+ *
+ * Changed under the session's back_lock.
+ */
+enum iser_inv {
+	ISER_INV_NONE,
+	ISER_INV_POSTED,
+	ISER_INV_DONE,
+};
+
+/**
  * struct iser_task - per-task transport data (&iscsi_task.dd_data)
  * @hdrs:         headers of the command or management PDU
  * @nr_sge:       SGEs used in @sge
- * @invalidated:  @reg's rkey is invalid, or its LOCAL_INV is posted
+ * @inv:          enum iser_inv: whether @reg's rkey is invalid yet; the
+ *                command's pages are given back only once it is, or once
+ *                the QP is drained (iser_data_release())
  * @tmf_ended:    a task management function the target reported complete
  *                ended the command (iser_rx_tmf_invalidate())
  * @cmd_sent:     the SCSI command PDU is posted (set just before the post)
@@ -270,7 +300,7 @@ struct iser_dout {
 struct iser_task {
 	struct iser_tx_hdrs	hdrs;
 	u8			nr_sge;
-	bool			invalidated;
+	u8			inv;
 	bool			tmf_ended;
 	bool			cmd_sent;
 	u64			hdrs_dma;

@@ -185,23 +185,40 @@ static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
 		iser_conn_error(ic);
 }
 
+/*
+ * The LOCAL_INV a held PDU waited for completed: the rkey is invalid now,
+ * and only now may the PDU complete its command. A failed or flushed one
+ * leaves the task's invalidation posted: the QP is failing, and only its
+ * drain lets the command's pages go (iser_data_release()). The task is
+ * not handed out again before this ran (&iser_task.wrs).
+ */
 static void iser_rx_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct iser_rx_desc *desc = container_of(wc->wr_cqe,
 						 struct iser_rx_desc, inv_cqe);
 	struct iser_conn *ic = desc->conn;
 	struct iscsi_conn *conn = READ_ONCE(ic->iscsi_conn);
+	struct iser_task *it = desc->inv_task;
 
 	iser_sq_done(ic);
+	desc->inv_task = NULL;
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		iser_wc_error(wc, "local invalidation");
-		return;
+		goto out;
 	}
 	if (unlikely(!conn)) {
 		iser_conn_error(ic);
-		return;
+		goto out;
+	}
+	if (it) {
+		spin_lock(&conn->session->back_lock);
+		it->inv = ISER_INV_DONE;
+		spin_unlock(&conn->session->back_lock);
 	}
 	iser_rx_deliver(ic, conn, desc, true);
+out:
+	if (it)
+		atomic_dec(&it->wrs);
 }
 
 /* The PDU completes a command: SCSI Response, or Data-In with status. */
@@ -220,6 +237,7 @@ enum iser_rx_inv_err {
 	ISER_RX_INV_NOT_NEGOTIATED,	/* Send with Invalidate not agreed */
 	ISER_RX_INV_WRONG_RKEY,		/* not the rkey of the answered task */
 	ISER_RX_INV_AFTER_TMF,		/* a task a completed TMF ended */
+	ISER_RX_INV_TWICE,		/* a task whose answer is held */
 	ISER_RX_INV_POST_FAILED,	/* our LOCAL_INV could not be posted */
 };
 
@@ -263,23 +281,32 @@ static bool iser_rx_invalidate(struct iser_conn *ic, struct iscsi_conn *conn,
 		task_rkey = it->reg.mr->rkey;
 	if (it && it->tmf_ended)
 		bad = ISER_RX_INV_AFTER_TMF;
+	else if (it && it->inv == ISER_INV_POSTED && iser_rx_completes(desc))
+		bad = ISER_RX_INV_TWICE;
 	else if (remote && !ic->remote_inv)
 		bad = ISER_RX_INV_NOT_NEGOTIATED;
 	else if (remote && (!iser_rx_completes(desc) || !it || !it->reg.mr ||
 			    !it->cmd_sent || rkey != task_rkey))
 		bad = ISER_RX_INV_WRONG_RKEY;
-	if (bad || !it || !it->reg.mr || !it->cmd_sent || it->invalidated)
+	if (bad || !it || !it->reg.mr || !it->cmd_sent ||
+	    it->inv != ISER_INV_NONE)
 		goto out_unlock;
-	it->invalidated = true;
 	if (remote) {
+		it->inv = ISER_INV_DONE;
 		rdi_stat_add(&ic->stats, RDI_STAT_REMOTE_INVS, 1);
 		goto out_unlock;
 	}
 	wr = rdi_reg_inv_wr(&it->reg, &desc->inv_cqe);
+	desc->inv_task = it;
+	/* the task waits for the completion (iser_alloc_pdu()) */
+	atomic_inc(&it->wrs);
 	if (iser_post_send(ic, wr, 1)) {
+		atomic_dec(&it->wrs);
+		desc->inv_task = NULL;
 		bad = ISER_RX_INV_POST_FAILED;
 		goto out_unlock;
 	}
+	it->inv = ISER_INV_POSTED;
 	rdi_stat_add(&ic->stats, RDI_STAT_INVS, 1);
 	wait = true;
 out_unlock:
@@ -302,6 +329,11 @@ out_unlock:
 		pr_err_ratelimited("%pISpc: PDU opcode 0x%02x answers itt 0x%x, a command the target's task management response said was ended; failing the connection\n",
 				   &ic->cm_id->route.addr.dst_addr,
 				   desc->pdu.opcode, itt);
+		break;
+	case ISER_RX_INV_TWICE:
+		pr_err_ratelimited("%pISpc: PDU opcode 0x%02x completes itt 0x%x a second time, while the first answer waits for the invalidation of rkey 0x%x; failing the connection\n",
+				   &ic->cm_id->route.addr.dst_addr,
+				   desc->pdu.opcode, itt, task_rkey);
 		break;
 	case ISER_RX_INV_POST_FAILED:
 		pr_err_ratelimited("%pISpc: posting the invalidation of rkey 0x%x failed; failing the connection\n",
@@ -370,10 +402,11 @@ static bool iser_rx_tmf_invalidate(struct iser_conn *ic,
 		it = task->dd_data;
 		if (!task->sc || task->conn != conn ||
 		    task->state != ISCSI_TASK_RUNNING || it->conn != ic ||
-		    !it->reg.mr || !it->cmd_sent || it->invalidated ||
+		    !it->reg.mr || !it->cmd_sent || it->inv != ISER_INV_NONE ||
 		    !iser_tmf_covers((struct iscsi_tm *)tmf->hdr, task))
 			continue;
-		it->invalidated = true;
+		/* invalid before the response that ends it is delivered */
+		it->inv = ISER_INV_DONE;
 		it->tmf_ended = true;
 		wr = rdi_reg_inv_wr(&it->reg, NULL);
 		wr->wr_cqe = &ic->err_cqe;
@@ -473,6 +506,7 @@ void iser_rx_done(struct ib_cq *cq, struct ib_wc *wc)
 			  pdu->data_len, wc->wc_flags & IB_WC_WITH_INVALIDATE);
 
 	desc->inv_cqe.done = iser_rx_inv_done;
+	desc->inv_task = NULL;
 	if ((iser_rx_completes(desc) || (wc->wc_flags & IB_WC_WITH_INVALIDATE)) &&
 	    iser_rx_invalidate(ic, conn, desc, wc))
 		return;

@@ -470,7 +470,7 @@ static int iser_init_task(struct iscsi_task *task)
 
 	it->conn = NULL;
 	it->cmd_sent = false;
-	it->invalidated = false;
+	it->inv = ISER_INV_NONE;
 	it->tmf_ended = false;
 	it->sg_nents = 0;
 	it->reg.mr = NULL;

@@ -84,7 +84,7 @@ static void iser_prep_send(struct iser_conn *ic, struct iser_task *it,
 {
 	it->sge[0].addr = it->hdrs_dma;
 	it->sge[0].length = ISER_HDRS_LEN;
-	it->sge[0].lkey = ic->dev->pd->local_dma_lkey;
+	it->sge[0].lkey = ic->pd->local_dma_lkey;
 	it->nr_sge = 1;
 	it->send_cqe.done = done;
 	memset(&it->send_wr, 0, sizeof(it->send_wr));
@@ -149,7 +149,7 @@ static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
 					      ISER_LOGIN_DLEN, DMA_TO_DEVICE);
 		it->sge[1].addr = ic->login_tx.dma;
 		it->sge[1].length = task->data_count;
-		it->sge[1].lkey = ic->dev->pd->local_dma_lkey;
+		it->sge[1].lkey = ic->pd->local_dma_lkey;
 		it->nr_sge = 2;
 	}
 	it->send_wr.num_sge = it->nr_sge;
@@ -242,7 +242,7 @@ static int iser_send_dout(struct iser_conn *ic, struct iscsi_task *task,
 
 	d->sge[0].addr = d->hdrs_dma;
 	d->sge[0].length = ISER_HDRS_LEN;
-	d->sge[0].lkey = ic->dev->pd->local_dma_lkey;
+	d->sge[0].lkey = ic->pd->local_dma_lkey;
 	d->sge[1].addr = it->reg.mr->iova + be32_to_cpu(bhs->offset);
 	d->sge[1].length = r2t->data_count;
 	d->sge[1].lkey = it->reg.mr->lkey;
