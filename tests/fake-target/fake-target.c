@@ -142,12 +142,17 @@ struct cmd_ref {
 	struct rt_probe	probe;
 	uint8_t		rsp[RSP_LEN + SENSE_LEN];
 	uint32_t	rsp_len;
+	long long	give_up;	/* -t late: now_ms() to stop waiting */
 };
 
-/* What the LOGIN_RSP of a connection (conn->priv) announced. */
+/*
+ * What the LOGIN_RSP of a connection (conn->priv) announced, and whether
+ * the initiator sent SRP_I_LOGOUT on it.
+ */
 struct srp_conn {
 	uint32_t	max_it_iu_len;
 	uint16_t	buf_fmt;
+	int		logging_out;
 };
 
 static struct srp_conn *srp(const struct conn *c)
@@ -796,25 +801,68 @@ static void cmd_first_desc(const uint8_t *iu, uint32_t len,
 }
 
 /*
- * The withheld SRP_RSP of a lied-about command, late (-L); or the answer to
- * a task management function (-t late), which goes over another connection
- * (the initiator's new one) when its own is gone by then.
+ * The newest connection after the one numbered N that is up and that the
+ * initiator is not logging out.
  */
-static void late_rsp(const struct cmd_ref *r)
+static struct conn *newer_conn(int n)
+{
+	struct conn *c = NULL;
+	unsigned int i;
+
+	for (i = 0; i < RT_MAX_CONNS; i++)
+		if (conn_up(conns[i]) && conns[i]->n > n &&
+		    !srp(conns[i])->logging_out && (!c || conns[i]->n > c->n))
+			c = conns[i];
+	return c;
+}
+
+/*
+ * The answer to a task management function, late (-t late): over the
+ * initiator's newest connection, which by then has replaced the one the
+ * function came over. A reconnect may still be under way; the answer waits
+ * for a connection that is up and not logging out, LATE_WAIT_MS at most,
+ * so that it never goes out over a connection about to go.
+ */
+#define LATE_WAIT_MS	30000
+
+static void late_tmf_rsp(struct cmd_ref *r)
+{
+	struct conn *c = newer_conn(r->probe.conn);
+	long long now = now_ms();
+
+	if (c) {
+		say("LATE_RSP conn=%d via=%d tag=%#llx", r->probe.conn, c->n,
+		    (unsigned long long)r->probe.tag);
+		rt_send(c, r->rsp, r->rsp_len);
+		return;
+	}
+	if (!r->give_up)
+		r->give_up = now + LATE_WAIT_MS;
+	if (now < r->give_up) {
+		act_add(ACT_LATE_RSP, now + 20, r);
+		return;
+	}
+	say("LATE_RSP conn=%d tag=%#llx not sent: no newer connection up in %d ms",
+	    r->probe.conn, (unsigned long long)r->probe.tag, LATE_WAIT_MS);
+}
+
+/*
+ * The withheld SRP_RSP of a lied-about command, late (-L), over its own
+ * connection; or the answer to a task management function (-t late).
+ */
+static void late_rsp(struct cmd_ref *r)
 {
 	struct conn *c = rt_conn_by_n(r->probe.conn);
-	char via[16] = "";
 
-	if (!conn_up(c) && tmf_lie == TMF_LATE && r->probe.tag >> 63) {
-		c = other_conn(c);
-		if (c)
-			snprintf(via, sizeof(via), " via=%d", c->n);
+	if (tmf_lie == TMF_LATE && r->probe.tag >> 63) {
+		late_tmf_rsp(r);
+		return;
 	}
 	if (!conn_up(c)) {
 		say("LATE_RSP conn=%d tag=%#llx not sent: connection gone",
 		    r->probe.conn, (unsigned long long)r->probe.tag);
 	} else {
-		say("LATE_RSP conn=%d%s tag=%#llx", r->probe.conn, via,
+		say("LATE_RSP conn=%d tag=%#llx", r->probe.conn,
 		    (unsigned long long)r->probe.tag);
 		rt_send(c, r->rsp, r->rsp_len);
 	}
@@ -1076,6 +1124,7 @@ static int on_recv(struct conn *c, const uint8_t *iu, uint32_t len,
 		break;
 	case IU_I_LOGOUT:
 		say("I_LOGOUT conn=%d", c->n);
+		srp(c)->logging_out = 1;
 		break;
 	case IU_CRED_RSP:
 		if (flooding)
@@ -1113,7 +1162,7 @@ static void usage(void)
 		"  -T         leave task management functions unanswered (-t silent)\n"
 		"  -t HOW     answer task management functions: ok, silent,\n"
 		"             wrong-tag (another tag), no-data (no response data),\n"
-		"             late (MS ms late, -L)\n"
+		"             late (MS ms late, -L, over the newest connection)\n"
 		"  -L MS      answer late: send the withheld SRP_RSP of t-logout\n"
 		"             MS ms after the lie, of drop MS ms after the ABORT\n"
 		"             TASK naming the command (unless -t late); with\n"

@@ -191,12 +191,29 @@ log_within() {
 	lab_wait "$1" lab_log_has "$2" || lab_log_has "$2"
 }
 
+# fake_lacks REGEX: no line of the fake target's log matches (shown if any).
+fake_lacks() { ! grep -E "$1" $FAKE_LOG; }
+
+# one_reconnect T0: the host reset's reconnect, done by T0 (an
+# $EPOCHREALTIME), stays the only one until reconnect_delay (2 s) + 3 s
+# after T0: the reconnect_work the failure armed does not log the new
+# connection out and in again (the host reset itself may log connection 1
+# out).
+one_reconnect() {
+	local left
+	left=$(awk -v t0="$1" -v now="$EPOCHREALTIME" \
+		'BEGIN { l = t0 + 5 - now; printf "%.2f\n", (l > 0 ? l : 0) }')
+	sleep "$left"
+	! grep -E '^(I_LOGOUT conn=[2-9]|LOGIN_REQ n=[3-9])' $FAKE_LOG &&
+		test "$(hostile_fake_count '^LOGIN_REQ')" -eq 2
+}
+
 # tmf_lie HOW DMESG_REGEX [FAKE OPTIONS...]: the trigger goes unanswered
 # (2 s SCSI timeout) and the ABORT TASK is answered as HOW says (-t): the
 # command fails, the kernel log says what was wrong, the error handler
-# ends in a reconnect and the LUN is usable again.
+# ends in one reconnect and the LUN is usable again.
 tmf_lie() {
-	local how=$1 why=$2 rc
+	local how=$1 why=$2 rc t0
 	shift 2
 	if ! hostile_login drop -t "$how" "$@"; then
 		fail "TMF $how: login"
@@ -205,13 +222,19 @@ tmf_lie() {
 	fi
 	hostile_trigger 2
 	rc=$?
+	t0=$EPOCHREALTIME
 	check "TMF $how: the command fails (sg_raw rc=$rc)" test $rc -ne 0
 	check "TMF $how: the ABORT TASK was $how" hostile_fake_saw "^TSK_MGMT .*func=0x1 .*answered"
-	[ "$how" = late ] && check "TMF late: the answer went out" \
-		hostile_fake_saw "^LATE_RSP conn=1( via=[0-9]+)? tag=0x8" 20
+	if [ "$how" = late ]; then
+		check "TMF late: the answer went out over the new connection" \
+			hostile_fake_saw "^LATE_RSP conn=1 via=[0-9]+ tag=0x8[0-9a-f]+$" 20
+		check "TMF late: no answer left unsent" \
+			fake_lacks "^LATE_RSP .*not sent"
+	fi
 	check "TMF $how: kernel log says so" log_within 10 "$why"
 	check "TMF $how: reconnect" hostile_fake_saw "^LOGIN_REQ n=2" 30
 	check "TMF $how: rport running" lab_wait 60 hostile_rport_running
+	check "TMF $how: no second reconnect within reconnect_delay + 3 s" one_reconnect $t0
 	check "TMF $how: LUN still usable" hostile_usable
 	check "TMF $how: logout" hostile_logout
 	check "TMF $how: no SCSI host or rport left" hostile_no_hosts

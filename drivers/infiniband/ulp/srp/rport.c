@@ -216,6 +216,30 @@ static unsigned long srp_reconnect_login_timeout(struct srp_target *target)
 	return max_t(unsigned long, left, HZ);
 }
 
+/*
+ * Is this reconnect one the transport's reconnect_work started after another
+ * one brought every channel back? The work can have begun, and be waiting
+ * for the rport mutex, while a host reset reconnected: cancelling it then
+ * (srp_rport_reconnect()) is too late, and tearing the new channels down
+ * again would only log them out for nothing. Every recovery that arms the
+ * work starts with a channel marked down, so one still down means a
+ * recovery is still due.
+ */
+static bool srp_reconnect_needless(struct srp_target *target)
+{
+	struct srp_rport *rport = target->rport;
+	unsigned int i;
+
+	lockdep_assert_held(&rport->mutex);
+	if (current_work() != &rport->reconnect_work.work ||
+	    rport->state != SRP_RPORT_RUNNING)
+		return false;
+	for (i = 0; i < target->ch_count; i++)
+		if (!READ_ONCE(target->ch[i].connected))
+			return false;
+	return true;
+}
+
 /**
  * srp_rport_reconnect() - tear every channel down and log in again
  * @rport: the rport; its target is &srp_rport.lld_data
@@ -227,6 +251,12 @@ static unsigned long srp_reconnect_login_timeout(struct srp_target *target)
  * (srp_ch_retry_work()) while their hardware queues borrow a live channel.
  * The interrupt-driven channels come first, so a reconnect that brings
  * none of them back gives up before it tries the polled ones.
+ *
+ * A reconnect that succeeds cancels the transport's reconnect_work, which
+ * the failure that led to it may have armed: scsi_transport_srp cancels the
+ * fast_io_fail and dev_loss timers on success, not that one, so a host
+ * reset would otherwise be followed, reconnect_delay after the failure, by
+ * a second reconnect that logs the new channels out again.
  *
  * Context: process context, the rport mutex held.
  * Return: 0 when at least one channel is back, else a negative errno.
@@ -241,6 +271,11 @@ int srp_rport_reconnect(struct srp_rport *rport)
 	lockdep_assert_held(&rport->mutex);
 	if (READ_ONCE(target->state) == SRP_TARGET_REMOVED)
 		return -ENODEV;
+	if (srp_reconnect_needless(target)) {
+		shost_printk(KERN_INFO, target->shost,
+			     "every channel is up again: no reconnect needed\n");
+		return 0;
+	}
 
 	/* A host reset logs out; recovery from a failure does not wait. */
 	srp_target_disconnect(target, rport->state == SRP_RPORT_RUNNING);
@@ -285,8 +320,12 @@ int srp_rport_reconnect(struct srp_rport *rport)
 		__srp_tmo_watch_start(target);
 		return ret;
 	}
-	/* Running again once we return: a new failure starts a new watch. */
+	/*
+	 * Running again once we return: a new failure starts a new watch and
+	 * arms a new attempt. Not _sync: the work takes the rport mutex.
+	 */
 	target->tmo.active = false;
+	cancel_delayed_work(&rport->reconnect_work);
 	if (up < target->ch_count) {
 		shost_printk(KERN_WARNING, target->shost,
 			     "reconnected %u of %u channels (%d); retrying the others\n",
