@@ -125,9 +125,10 @@ fi
 # the QP is drained, on the session's next connection. Once sg_raw has
 # returned, the probe RDMA WRITEs to the trigger's read buffer, over its
 # own connection if that is still up, else over the session's next one
-# (the device's one protection domain would take a key of the old
-# connection's MRs until they are deregistered), and must find the rkey
-# invalid: "remote access error", nothing else.
+# (each connection has a protection domain of its own since f05a56e, so
+# the next one could not take the old connection's keys anyway; before,
+# the device's one domain took them until the MRs were deregistered), and
+# must find the rkey invalid: "remote access error", nothing else.
 if rogue_want dup-status; then
 	m=dup-status
 	rogue_start $m -s 2
