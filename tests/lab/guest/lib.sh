@@ -34,6 +34,18 @@ lab_loaded_build_id() {
 	echo "${hex:32:n}"
 }
 
+# lab_module_is_this_build MOD: the loaded MOD has the build ID that
+# /lab/build-ids gives for it (read on the host from the .ko files this
+# tree's make produced): a stale or foreign module of the same name and
+# version, or the in-tree one, does not.
+lab_module_is_this_build() {
+	local want got
+	want=$(awk -v m="$1" '$1 == m { print $2 }' /lab/build-ids)
+	got=$(lab_loaded_build_id "$1")
+	echo "$1: loaded build ID '$got', this build's '$want'"
+	[ -n "$want" ] && [ "$got" = "$want" ]
+}
+
 # Kernel log since a mark: lab_log_mark puts a unique line into the log
 # (a line count would break once the ring buffer wraps); the others read
 # what came after the latest mark.

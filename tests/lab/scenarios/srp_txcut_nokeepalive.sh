@@ -82,17 +82,6 @@ nk_timers() {
 	done
 }
 
-# build_id_is_this_build MOD: the loaded MOD has the build ID that
-# /lab/build-ids gives for it (modules.sh's check): ours, not a stale copy
-# and not the in-tree module of the same name.
-build_id_is_this_build() {
-	local want got
-	want=$(awk -v m="$1" '$1 == m { print $2 }' /lab/build-ids)
-	got=$(lab_loaded_build_id "$1")
-	echo "$1: loaded build ID '$got', this build's '$want'"
-	[ -n "$want" ] && [ "$got" = "$want" ]
-}
-
 # nk_load_ours: the in-tree ib_srp out, ours in from the payload (the guest
 # installs ours in updates/ only with DRIVER=ours), keep-alive off. Ours
 # uses the in-tree scsi_transport_srp, which stays loaded.
@@ -182,7 +171,7 @@ nk_drop intree
 # --- ours, keepalive=0
 check "ours loaded in place of the in-tree ib_srp, keepalive=0" nk_load_ours
 for m in ib_srp rdi_core; do
-	check "loaded $m is ours, this build (build ID)" build_id_is_this_build $m
+	check "loaded $m is ours, this build (build ID)" lab_module_is_this_build $m
 done
 nk_drop ours
 

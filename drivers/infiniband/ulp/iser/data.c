@@ -153,10 +153,10 @@ static void iser_inv_done(struct ib_cq *cq, struct ib_wc *wc)
  * task that ends while the LOCAL_INV a held PDU waits for is still
  * outstanding (ISER_INV_POSTED: something other than that PDU ended it)
  * has its rkey valid behind a send queue that may be stalled, so its
- * connection is fenced. The MR goes back to
- * the pool at once: a LOCAL_INV precedes any later REG_MR of it on the
- * same send queue. If the LOCAL_INV cannot be posted, the connection is
- * fenced too (iser_conn_fence() says how soon).
+ * connection is fenced. The MR goes back to the pool at once: a LOCAL_INV
+ * precedes any later REG_MR of it on the same send queue. If the LOCAL_INV
+ * cannot be posted, the connection is fenced too (iser_conn_fence() says
+ * how soon).
  *
  * Context: atomic, libiscsi task cleanup: under libiscsi's back_lock,
  * often its forward lock too.
