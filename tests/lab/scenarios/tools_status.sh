@@ -8,10 +8,13 @@
 # (ours), null and "-" where the driver has none (in-tree); the
 # destination field and column against the dest= of each login's string
 # (ours), null and "(RDMA/CM)" where the driver does not tell (in-tree).
+# With ours, every file its modules create in sysfs and debugfs against
+# docs/ABI, both ways (issue 36).
 #
 # lab-drivers: ours intree
 source /lab/lib-tools.sh
 . /lab/lib-srp.sh
+. /lab/lib-abi.sh
 lab_iser_target_up 1
 lab_iscsid_up
 lab_multipathd_up
@@ -61,6 +64,18 @@ for i in 0 1; do
 	check "json iser[$i].luns[0].multipath $mp is its dm map" \
 		sh -c '[ -n "$1" ] && [ "$1" = "$(cat /sys/block/$2/holders/*/dm/name)" ]' _ "$mp" "$blk"
 done
+# Our files in sysfs and debugfs against docs/ABI (lib-abi.sh). ib_iser
+# adds no SCSI host attribute: its host's are the midlayer's, and the SRP
+# hosts' beyond those are ib_srp's (below).
+if [ "$DRIVER" = ours ]; then
+	h=$(tools_json_get "$flat" 'iser\[0\].host')
+	midlayer=$(lab_abi_files /sys/class/scsi_host/host$h | sed 's|.*/||')
+	# shellcheck disable=SC2046 # file paths, one word each
+	check "ABI: ib_iser's and rdi_core's files are in docs/ABI, each entry of theirs has a file" \
+		lab_abi_check '^/sys/(module/(ib_iser|rdi_core)|kernel/debug/(ib_iser|rdi_core))/' \
+		$(lab_abi_files /sys/module/ib_iser/parameters /sys/module/rdi_core/parameters) \
+		$(find /sys/kernel/debug/ib_iser /sys/kernel/debug/rdi_core -type f)
+fi
 a0=$(tools_json_get "$flat" 'iser\[0\].connections\[0\].address')
 a1=$(tools_json_get "$flat" 'iser\[1\].connections\[0\].address')
 check "json: one session per portal ($a0, $a1)" \
@@ -151,6 +166,15 @@ if [ "$DRIVER" = ours ]; then
 	for h in "${!dest[@]}"; do
 		check "host$h: keepalive_state on" test "$(cat /sys/class/scsi_host/host$h/keepalive_state)" = on
 	done
+fi
+if [ "$DRIVER" = ours ]; then
+	# shellcheck disable=SC2046 # file paths, one word each
+	check "ABI: ib_srp's files are in docs/ABI, each entry of it has a file" \
+		lab_abi_check '^/sys/(class/(infiniband_srp|scsi_host)|module/ib_srp|kernel/debug/ib_srp)/' \
+		$(lab_abi_files /sys/class/infiniband_srp/srp-* /sys/module/ib_srp/parameters) \
+		$(lab_abi_files /sys/class/scsi_host/host$hk |
+			awk -F/ 'NR == FNR { m[$0]; next } !($NF in m)' <(echo "$midlayer") -) \
+		$(find /sys/kernel/debug/ib_srp -type f)
 fi
 check "SRP logout" srp_logout_all
 check "rdi-status: no SRP login afterwards" tools_status_count srp 0
