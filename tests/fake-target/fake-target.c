@@ -290,7 +290,8 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 			       unsigned int req_len, uint8_t rd_depth)
 {
 	uint32_t it_iu_len;
-	char nstr[16];
+	char nstr[16], ipi[33];
+	unsigned int i;
 
 	if (req_len < LREQ_LEN || req[LREQ_OPCODE] != IU_LOGIN_REQ) {
 		say("ERROR connect request without an SRP_LOGIN_REQ (%u bytes)",
@@ -301,9 +302,11 @@ static void on_connect_request(struct rdma_cm_id *id, const uint8_t *req,
 	}
 	it_iu_len = get_be32(req + LREQ_IT_IU_LEN);
 	logins++;
-	say("LOGIN_REQ n=%d it_iu_len=%u buf_fmt=%#x flags=%#x imm_off=%u",
+	for (i = 0; i < 16; i++)
+		snprintf(ipi + 2 * i, 3, "%02x", req[LREQ_IPORT + i]);
+	say("LOGIN_REQ n=%d it_iu_len=%u buf_fmt=%#x flags=%#x imm_off=%u ipi=%s",
 	    logins, it_iu_len, get_be16(req + LREQ_BUF_FMT), req[LREQ_FLAGS],
-	    get_be16(req + LREQ_IMM_OFF));
+	    get_be16(req + LREQ_IMM_OFF), ipi);
 
 	snprintf(nstr, sizeof(nstr), ",%d,", logins);
 	if (strstr(reject_logins, nstr)) {

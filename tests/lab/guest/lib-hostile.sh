@@ -25,9 +25,11 @@ hostile_fake_stop() { lab_target_stop; }
 hostile_fake_saw() { lab_target_saw "$@"; }
 hostile_fake_count() { lab_target_count "$1"; }
 
-# hostile_target_string [EXTRA]: the add_target string for the fake target.
+# hostile_target_string [EXTRA]: the add_target string for the fake target
+# (its ioc_guid HOSTILE_IOC if set, else FAKE_ID).
+HOSTILE_IOC=
 hostile_target_string() {
-	echo "id_ext=$FAKE_ID,ioc_guid=$FAKE_ID,dest=$IP0:$FAKE_PORT,ch_count=1${1:+,$1}"
+	echo "id_ext=$FAKE_ID,ioc_guid=${HOSTILE_IOC:-$FAKE_ID},dest=$IP0:$FAKE_PORT,ch_count=1${1:+,$1}"
 }
 
 # hostile_no_hosts: no ib_srp SCSI host and no SRP rport is left.

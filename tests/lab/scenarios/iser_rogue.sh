@@ -494,22 +494,25 @@ fi
 # Data-Out is never reached here (they complete about as fast as they are
 # posted unless the target stops taking them, and stopping it is that
 # rxe failure again), so a task never resumes a burst, and ib_iser with
-# finding 6's fix reverted passes too (boot 20261203-105025).
+# finding 6's fix reverted passes too (boot 20261203-105025). So these are
+# smoke checks of 512-byte Data-Outs at QD 32 (issue 33, item 8), named
+# so: finding 6's room is shown by test_iser_unsol alone.
 if rogue_want small-mrdsl; then
 	m=small-mrdsl
+	n="$m (smoke)"
 	rogue_start $m
 	if rogue_login; then
-		check "$m: negotiated as asked" \
+		check "$n: negotiated as asked" \
 			lab_target_saw "^LOGGED_IN conn=1 mrdsl=512 initial_r2t=0 immediate=1 first_burst=65536"
-		check "$m: fio 256 KiB writes QD32, verify" lab_fio_verify "$ROGUE_DEV" \
+		check "$n: fio 256 KiB writes QD32, verify" lab_fio_verify "$ROGUE_DEV" \
 			--rw=write --bs=256k --iodepth=32 --size=8m --loops=4
-		check "$m: Data-Out DataSN and offsets continuous" \
+		check "$n: Data-Out DataSN and offsets continuous" \
 			eval "! grep -E '^(DATAOUT_|ERROR)' $ROGUE_LOG"
-		check "$m: one connection" eval "! grep -q '^CONNECT conn=2' $ROGUE_LOG"
+		check "$n: one connection" eval "! grep -q '^CONNECT conn=2' $ROGUE_LOG"
 	else
-		fail "$m: login"
+		fail "$n: login"
 	fi
-	rogue_logout_check "$m: logout"
+	rogue_logout_check "$n: logout"
 fi
 
 # Issue 16: a target that stalls the initiator's send queue must not be

@@ -17,6 +17,15 @@
 #  4. Direct-only targets with cmd_sg_entries 12 (FR, 8 MiB max_sect) and
 #     4 (never_register=1): the host is sized for one descriptor per
 #     command, reads are right, no indirect descriptor is ever sent.
+#  5. The module parameters these keys default to.
+#
+# Logins 1 and 3 give the fake target an ioc_guid with the OUI of Topspin
+# (00:05:ad) and Cisco (00:1b:0d), login 2 and the one of 5 with
+# topspin_workarounds=0 another OUI or the same Topspin one: the
+# initiator port id in the login request (the fake target's LOGIN_REQ
+# ipi=) is 8 zero bytes and the HCA's node GUID for the first two, as the
+# in-tree driver sends to those targets, and initiator_ext and the port
+# GID's interface id (SRP r16a) for the others.
 #
 # lab-drivers: ours
 . /lab/lib-hostile.sh
@@ -34,6 +43,28 @@ extsg_fake_clean() {
 # extsg_host_attr NAME: a SCSI host attribute of the fake target's host.
 extsg_host_attr() { cat /sys/class/scsi_host/host$HOSTILE_HOST/$1; }
 
+# topspin_workarounds: ioc_guids of a Topspin and of a Cisco target, and an
+# initiator_ext that makes the r16a initiator port id differ from the
+# workaround's in its first half (on rxe the node GUID and the GID's
+# interface id are both the MAC's EUI-64).
+TOPSPIN_IOC=0x0005ad00000fa4e0
+CISCO_IOC=0x001b0d00000fa4e0
+EXTSG_IEXT=00000000000012ab
+
+# extsg_ipi_is topspin|r16a: the initiator port id of the fake target's
+# latest login request is the Topspin/Cisco workaround's (8 zero bytes,
+# then the node GUID), or initiator_ext then the host's GID interface id.
+extsg_ipi_is() {
+	local got want
+	got=$(sed -n 's/^LOGIN_REQ .* ipi=\([0-9a-f]*\)$/\1/p' $FAKE_LOG | tail -1)
+	case $1 in
+	topspin) want=0000000000000000$(tr -d : < /sys/class/infiniband/$RXE0/node_guid) ;;
+	*) want=$EXTSG_IEXT$(extsg_host_attr sgid | tr -d : | tail -c 17) ;;
+	esac
+	echo "initiator port id '$got', want '$want' ($1)"
+	[ ${#got} = 32 ] && [ "$got" = "$want" ]
+}
+
 # extsg_big_requests: let requests grow to the host's max_sectors (sd caps
 # them at 1280 KiB when the LUN reports no transfer limits).
 extsg_big_requests() {
@@ -48,9 +79,12 @@ check "srp-fake-target is in the payload" hostile_have_fake || return 0
 # 1. never_register=1: every page a descriptor, the rest in the table.
 tag="never_register, allow_ext_sg"
 check "[$tag] ib_srp loads" lab_srp_load never_register=1
-HOSTILE_EXTRA=cmd_sg_entries=2,allow_ext_sg=1,sg_tablesize=256,max_sect=2048
+HOSTILE_EXTRA=cmd_sg_entries=2,allow_ext_sg=1,sg_tablesize=256,max_sect=2048,initiator_ext=$EXTSG_IEXT
+HOSTILE_IOC=$TOPSPIN_IOC
 if hostile_login ok -x; then
 	pass "[$tag] login"
+	check "[$tag] Topspin ioc_guid, topspin_workarounds=1: initiator port id 0 + node GUID" \
+		extsg_ipi_is topspin
 	check "[$tag] allow_ext_sg reads true" test "$(extsg_host_attr allow_ext_sg)" = true
 	check "[$tag] sg_tablesize 256 with cmd_sg_entries 2" \
 		test "$(extsg_host_attr sg_tablesize)" = 256
@@ -69,9 +103,12 @@ fi
 
 # 2. Same host without allow_ext_sg: split to fit, never an external table.
 tag="never_register, no allow_ext_sg"
-HOSTILE_EXTRA=cmd_sg_entries=2,sg_tablesize=256,max_sect=2048
+HOSTILE_EXTRA=cmd_sg_entries=2,sg_tablesize=256,max_sect=2048,initiator_ext=$EXTSG_IEXT
+HOSTILE_IOC=
 if hostile_login ok; then
 	pass "[$tag] login"
+	check "[$tag] other ioc_guid: initiator port id initiator_ext + GID (r16a)" \
+		extsg_ipi_is r16a
 	check "[$tag] allow_ext_sg reads false" test "$(extsg_host_attr allow_ext_sg)" = false
 	check "[$tag] sg_tablesize capped at cmd_sg_entries 2" \
 		test "$(extsg_host_attr sg_tablesize)" = 2
@@ -105,9 +142,12 @@ check "[never_register] ib_srp unloads" lab_unload ib_srp
 # each, with one in the SRP_CMD; the table is registered too.
 tag="FR, allow_ext_sg"
 check "[$tag] ib_srp loads" lab_srp_load
-HOSTILE_EXTRA=cmd_sg_entries=1,allow_ext_sg=1,max_sect=16384
+HOSTILE_EXTRA=cmd_sg_entries=1,allow_ext_sg=1,max_sect=16384,initiator_ext=$EXTSG_IEXT
+HOSTILE_IOC=$CISCO_IOC
 if hostile_login ok -x; then
 	pass "[$tag] login"
+	check "[$tag] Cisco ioc_guid, topspin_workarounds=1: initiator port id 0 + node GUID" \
+		extsg_ipi_is topspin
 	check "[$tag] requests may grow to 8 MiB" extsg_big_requests
 	check "[$tag] 8 MiB O_DIRECT read matches the pattern" hostile_read_ok 8M 1
 	n=$(extsg_max_entries)
@@ -120,6 +160,7 @@ else
 	fail "[$tag] login"
 	hostile_logout
 fi
+HOSTILE_IOC=
 
 # 4a. Direct-only target with fast registration and cmd_sg_entries=12.
 tag="direct-only, FR, cmd_sg_entries=12"
@@ -144,15 +185,19 @@ HOSTILE_EXTRA=
 # login without the keys gets (never_register=1: sg_tablesize is
 # indirect_sg_entries with allow_ext_sg); srp_sg_tablesize is the old
 # name of cmd_sg_entries and says so; max_imm_data, writable at run time,
-# bounds the next login's immediate data (debugfs).
+# bounds the next login's immediate data (debugfs); topspin_workarounds=0
+# turns the Topspin/Cisco initiator port id off.
 tag="module parameters"
 check "[$tag] ib_srp unloads" lab_unload ib_srp
-check "[$tag] ib_srp loads with never_register=1 cmd_sg_entries=3 allow_ext_sg=1 indirect_sg_entries=96" \
-	lab_srp_load never_register=1 cmd_sg_entries=3 allow_ext_sg=1 indirect_sg_entries=96
+check "[$tag] ib_srp loads with never_register=1 cmd_sg_entries=3 allow_ext_sg=1 indirect_sg_entries=96 topspin_workarounds=0" \
+	lab_srp_load never_register=1 cmd_sg_entries=3 allow_ext_sg=1 indirect_sg_entries=96 topspin_workarounds=0
 echo 1024 > /sys/module/ib_srp/parameters/max_imm_data
-HOSTILE_EXTRA=max_sect=2048
+HOSTILE_EXTRA=max_sect=2048,initiator_ext=$EXTSG_IEXT
+HOSTILE_IOC=$TOPSPIN_IOC
 if hostile_login ok; then
 	pass "[$tag] login without sg keys"
+	check "[$tag] Topspin ioc_guid, topspin_workarounds=0: initiator port id initiator_ext + GID (r16a)" \
+		extsg_ipi_is r16a
 	check "[$tag] cmd_sg_entries 3" test "$(extsg_host_attr cmd_sg_entries)" = 3
 	check "[$tag] allow_ext_sg reads true" test "$(extsg_host_attr allow_ext_sg)" = true
 	check "[$tag] sg_tablesize 96" test "$(extsg_host_attr sg_tablesize)" = 96
@@ -163,6 +208,7 @@ else
 	fail "[$tag] login without sg keys"
 	hostile_logout
 fi
+HOSTILE_IOC=
 check "[$tag] ib_srp unloads" lab_unload ib_srp
 lab_log_mark
 check "[$tag] ib_srp loads with never_register=1 srp_sg_tablesize=5" \
