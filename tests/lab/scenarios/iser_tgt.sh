@@ -182,8 +182,10 @@ tgt_fio_loop_max_lat() {
 #  - the connection fails within TGT_CUT_FAIL (20) s of the cut: ours
 #    through its send queue watchdog (5 s), the in-tree driver through
 #    libiscsi's NOP-Out (tgt's NOP-Ins keep it quiet until the cut; at
-#    most 5 s to the ping, 5 s to its timeout), on 6.12 soft-RoCE fails
-#    the QPs itself within about 1.5 s (lab_rxe_fails_cut_qps);
+#    most 5 s to the ping, 5 s to its timeout), or on 6.12 soft-RoCE,
+#    which may fail the QPs itself first (lab_rxe_fails_cut_qps; in
+#    boot 20261206-061544 ours' watchdog came first, 6.9 s after the
+#    cut);
 #  - the session is logged in again within TGT_CUT_BACK (30) s of the
 #    restore (iser_flap's bound against LIO);
 #  - no I/O takes longer than the cut's stall (from the cut to the
