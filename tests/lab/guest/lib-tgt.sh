@@ -16,6 +16,7 @@
 #
 #   tgt_up                  tgtd with one target, LUN 1 on a 256 MiB brd disk
 #   tgt_down                stop tgtd and free the disk
+#   tgt_state               what tgtd holds (for a failed tgt_down)
 #   tgt_fio_max_clat JSON   the longest completion in a fio JSON report, ms
 #   tgt_rxe_counters        the rxe counters of both ends of path 0
 
@@ -73,6 +74,14 @@ tgt_down() {
 		return 1
 	}
 	modprobe -r brd
+}
+
+# tgt_state: what tgtd still holds, for a failed tgt_down: its targets
+# and their connections, its QPs, the end of its log.
+tgt_state() {
+	tgtadm --lld iser --op show --mode target 2>&1 | head -30
+	rdma resource show qp | grep -w tgtd
+	tail -20 $TGT_LOG
 }
 
 # tgt_fio_max_clat JSON: the longest I/O completion latency of every job

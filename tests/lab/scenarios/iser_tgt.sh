@@ -8,11 +8,17 @@
 # logout, login again, fio verify 8 s, logout. Then again with the path
 # delivering packets out of order, as the issue's veth pair did (no
 # receive steering, lab_path_any_rx_cpu): login, ext4, the two fio runs,
-# logout. TGT_ROUNDS times (1 in the test command, 5 in --long). Then
-# once over soft-iWARP (issues 35 and 40): the same tgt over siw devices
+# logout. Between the two, in --long, a path cut with recovery (tgt_cut,
+# below; 29 to 41 s of guest time, boots 20261206-053550 and -053925,
+# more than the test command's budget has room for). TGT_ROUNDS times (1
+# in the test command, 5 in --long). Then as many
+# times over soft-iWARP (issues 35 and 40): the same tgt over siw devices
 # on a veth pair of their own (path 2, lab_path_siw_up), with the same
 # judgement: SendTargets, login, ext4 with sha256, fio verify 4 KiB QD16
 # and 1 MiB QD8 (5 s each), logout, login again, logout. Unload.
+# TGT_PHASES (colons between; inorder:reordered:siw by default, the cut
+# too in --long) runs some of the phases alone, e.g. LAB_ENV=TGT_PHASES=cut
+# for the path cut (tests/lab/run); the manifest counts the default.
 #
 # A stall is a failure even when the data comes back right: in order, no
 # I/O may take longer than TGT_MAX_CLAT_MS (5 s, the issue's bound; the
@@ -32,14 +38,19 @@
 # lab-drivers: ours intree
 # lab-boot: rogue
 # lab-timeout: 1500
-# lab-long: TGT_ROUNDS=5
+# lab-long: TGT_ROUNDS=5 TGT_PHASES=inorder:cut:reordered:siw
 # lab-needs: siw
 source /lab/lib-iser.sh
 source /lab/lib-path.sh
 source /lab/lib-tgt.sh
 
 TGT_ROUNDS=${TGT_ROUNDS:-1}
+TGT_PHASES=${TGT_PHASES:-inorder:reordered:siw}
 TGT_MAX_CLAT_MS=5000
+# The path cut's bounds (tgt_cut).
+TGT_CUT_FAIL=20		# s from the cut to the connection's failure
+TGT_CUT_HOLD=3		# s the cut lasts after that
+TGT_CUT_BACK=30		# s from the restore to the session's return
 # The iser_* helpers name the target by ISER_IQN.
 ISER_IQN=$TGT_IQN
 ip=${PATH_IPT[0]}
@@ -56,6 +67,9 @@ tgt_fio_check() {
 		--verify_backlog=256 --time_based --runtime=$secs \
 		--output-format=json --output=$json "$@"
 	max=$(tgt_fio_max_clat $json)
+	lab_note "$what: $(jq -r '.jobs[0] |
+		"read \(.read.bw / 1024 | floor) MiB/s, mean \(.read.clat_ns.mean / 1e6 | floor) ms;" +
+		" write \(.write.bw / 1024 | floor) MiB/s, mean \(.write.clat_ns.mean / 1e6 | floor) ms"' $json)"
 	if [ "${TGT_CLAT_JUDGED:-1}" = 0 ]; then
 		lab_note "$what: longest I/O ${max:-?} ms (not judged)"
 		return 0
@@ -90,6 +104,184 @@ tgt_not_free_explain() {
 	done
 }
 
+# tgt_phase NAME: NAME is one of TGT_PHASES.
+tgt_phase() { [[ :$TGT_PHASES: == *:$1:* ]]; }
+
+# tgt_sess_up / tgt_sess_failed: the session of the path cut (TGT_SESS)
+# is logged in / is there and not logged in.
+tgt_sess_state() { cat /sys/class/iscsi_session/$TGT_SESS/state 2>/dev/null; }
+tgt_sess_up() { [ "$(tgt_sess_state)" = LOGGED_IN ]; }
+tgt_sess_failed() {
+	local s
+	s=$(tgt_sess_state)
+	[ -n "$s" ] && [ "$s" != LOGGED_IN ]
+}
+
+# tgt_ms_since T: milliseconds from the $EPOCHREALTIME T to now.
+tgt_ms_since() {
+	local now=${EPOCHREALTIME/./} t=${1/./}
+	echo $(((now - t) / 1000))
+}
+
+# tgt_wait_ms SECS COND: poll COND every 0.1 s for SECS seconds; prints
+# the milliseconds it took to hold (from the call) and succeeds, or fails.
+tgt_wait_ms() {
+	local t0=$EPOCHREALTIME end=$((SECONDS + $1))
+	until $2; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.1
+	done
+	tgt_ms_since $t0
+}
+
+# tgt_fio_loop_start DISK: verified fio jobs on DISK (4 KiB randrw QD16,
+# 5 s each), one after another in the background until
+# tgt_fio_loop_stop, each job's JSON report in /tmp/tgt-loop-N.json; ends
+# at the first job that fails. For I/O that lasts exactly as long as the
+# cut and the recovery, whatever they take.
+tgt_fio_loop_start() {
+	rm -f /tmp/tgt-loop.stop /tmp/tgt-loop-*.json
+	(
+		n=0
+		while [ ! -e /tmp/tgt-loop.stop ]; do
+			n=$((n + 1))
+			fio --name=tgtcut --filename=/dev/$1 --direct=1 \
+				--ioengine=libaio --rw=randrw --bs=4k --iodepth=16 \
+				--size=64m --verify=crc32c --verify_fatal=1 \
+				--do_verify=1 --verify_backlog=256 --time_based \
+				--runtime=5 --output-format=json \
+				--output=/tmp/tgt-loop-$n.json || exit
+		done
+		[ $n -gt 0 ]
+	) &
+	TGT_FIO_LOOP=$!
+}
+
+# tgt_fio_loop_stop: let the current job end; 0 when every job verified
+# clean.
+tgt_fio_loop_stop() {
+	touch /tmp/tgt-loop.stop
+	wait $TGT_FIO_LOOP
+}
+
+# tgt_fio_loop_max_lat: the longest I/O of the loop's jobs, submission to
+# completion, in ms.
+tgt_fio_loop_max_lat() {
+	jq -s '[.[].jobs[] | .read.lat_ns.max, .write.lat_ns.max] | max / 1000000 | floor' \
+		/tmp/tgt-loop-*.json
+}
+
+# tgt_cut WHAT: a path cut with recovery (issue 40). One session on path
+# 0, NOP-Out every 5 s with a 5 s timeout (open-iscsi's defaults, set
+# here so that the bounds below hold whatever the image's iscsid.conf
+# says), replacement timeout 120 s; verified fio jobs one after another
+# (tgt_fio_loop_start). Once the disk has requests in flight, path 0
+# drops every RoCE packet where it arrives (lab_path_cut) until the
+# connection has failed and TGT_CUT_HOLD s more, so that iscsid's first
+# reconnection meets the cut too; then the packets flow again. Bounds:
+#  - the connection fails within TGT_CUT_FAIL (20) s of the cut: ours
+#    through its send queue watchdog (5 s), the in-tree driver through
+#    libiscsi's NOP-Out (tgt's NOP-Ins keep it quiet until the cut; at
+#    most 5 s to the ping, 5 s to its timeout), or on 6.12 soft-RoCE,
+#    which may fail the QPs itself first (lab_rxe_fails_cut_qps; in
+#    boot 20261206-061544 ours' watchdog came first, 6.9 s after the
+#    cut);
+#  - the session is logged in again within TGT_CUT_BACK (30) s of the
+#    restore (iser_flap's bound against LIO);
+#  - no I/O takes longer than the cut's stall (from the cut to the
+#    session's return) plus TGT_MAX_CLAT_MS: what the cut held completes
+#    after the return as quickly as any I/O does in order;
+#  - fio verifies clean; no connection error before the cut or after the
+#    return (the one between is the cut's), no registration refused.
+tgt_cut() {
+	local n=$1 disk d0 t_cut ms_fail ms_back stall max rc mark kv
+	for kv in 'node.conn[0].timeo.noop_out_interval=5' \
+		'node.conn[0].timeo.noop_out_timeout=5' \
+		node.session.timeo.replacement_timeout=120; do
+		iscsiadm -m node -T $ISER_IQN -p $ip:3260 -I iser -o update \
+			-n "${kv%=*}" -v "${kv#*=}" >/dev/null
+	done
+	lab_log_mark
+	mark=$LAB_LOG_MARK
+	check "$n: login over iSER" iser_login $ip || return 1
+	check "$n: session shows the disk" iser_wait_disks $ip 1 || return 1
+	TGT_SESS=$(iser_session $ip)
+	disk=$(iser_disks $ip | head -1)
+	tgt_fio_loop_start $disk
+	check "$n: fio's I/O runs on $disk" lab_disk_moves $disk 30
+	lab_wait 10 lab_disk_busy $disk
+	check "$n: no connection error before the cut" \
+		lab_log_lacks_context 'detected conn error'
+	d0=$(lab_path_dropped)
+	t_cut=$EPOCHREALTIME
+	lab_path_cut 0
+	lab_note "$n: path 0 cut, $TGT_SESS on $disk ($(cat /sys/block/$disk/inflight | tr -s ' ') in flight)"
+	if ms_fail=$(tgt_wait_ms $TGT_CUT_FAIL tgt_sess_failed); then
+		pass "$n: the connection fails $ms_fail ms after the cut (<= $TGT_CUT_FAIL s)"
+	else
+		fail "$n: the connection fails within $TGT_CUT_FAIL s of the cut" \
+			"$TGT_SESS still $(tgt_sess_state)"
+	fi
+	sleep $TGT_CUT_HOLD
+	check "$n: RoCE packets of path 0 dropped" \
+		test "$(lab_path_dropped)" -gt "$d0"
+	lab_path_restore 0
+	if ms_back=$(tgt_wait_ms $TGT_CUT_BACK tgt_sess_up); then
+		pass "$n: session logged in again $ms_back ms after the restore (<= $TGT_CUT_BACK s)"
+	else
+		fail "$n: session logged in again within $TGT_CUT_BACK s of the restore" \
+			"$TGT_SESS $(tgt_sess_state)"
+	fi
+	stall=$(tgt_ms_since $t_cut)
+	lab_log_mark
+	check "$n: I/O completes again on $disk" lab_disk_moves $disk 20
+	tgt_fio_loop_stop
+	rc=$?
+	check "$n: fio verify through the cut (rc $rc)" test $rc -eq 0
+	max=$(tgt_fio_loop_max_lat)
+	check "$n: longest I/O ${max:-?} ms <= $stall ms stalled + $TGT_MAX_CLAT_MS ms" \
+		test "${max:-999999}" -le $((stall + TGT_MAX_CLAT_MS))
+	check "$n: logout" iser_logout $ip
+	# what tgt still holds of the session (printed)
+	tgtadm --lld iser --op show --mode target | grep -E 'I_T nexus|Connection|IP Address|Initiator'
+	check "$n: no connection error after the return" \
+		lab_log_lacks_context 'detected conn error'
+	LAB_LOG_MARK=$mark
+	check "$n: soft-RoCE registered no MR that was still valid" \
+		lab_log_lacks_context 'rxe_reg_fast_mr: .* not free' ||
+		[ "$DRIVER" != ours ] || tgt_not_free_explain
+}
+
+# tgt_siw_session DISK: what the soft-iWARP session negotiated and what
+# the disk's queue takes (printed, not judged).
+tgt_siw_session() {
+	iscsiadm -m session -P2 | grep -E 'MaxBurstLength|FirstBurstLength|MaxRecvDataSegmentLength|ImmediateData|InitialR2T' | sort | uniq -c
+	echo "$1: max_sectors_kb $(cat /sys/block/$1/queue/max_sectors_kb)," \
+		"max_segments $(cat /sys/block/$1/queue/max_segments)," \
+		"nr_requests $(cat /sys/block/$1/queue/nr_requests)," \
+		"queue_depth $(cat /sys/block/$1/device/queue_depth)"
+	rdma resource show qp link ${PATH_SIWI[2]}/1 -dd
+	rdma resource show qp link ${PATH_SIWT[2]}/1 -dd
+}
+
+# tgt_siw_net WHAT: what soft-iWARP's TCP did (printed, not judged): the
+# guest's TCP retransmissions and timeouts, the receive backlogs' drops,
+# and path 2's sockets.
+tgt_siw_net() {
+	echo "$1: $(nstat -asz TcpRetransSegs TcpExtTCPTimeouts TcpExtTCPLossProbes \
+		TcpExtTCPBacklogDrop TcpExtTCPZeroWindowDrop TcpExtTCPRcvQDrop |
+		awk '!/^#/ { printf "%s=%s ", $1, $2 }')softnet_drops=$(awk '{ d += strtonum("0x" $2) } END { print d }' /proc/net/softnet_stat)"
+	ss -tinH "( dst ${PATH_IPT[2]} or src ${PATH_IPT[2]} )" | head -8
+}
+
+# tgt_slow_ios LOG MS: the I/Os of a fio latency log that took over MS
+# ms: when they completed (ms into the job), how long, read or write.
+tgt_slow_ios() {
+	awk -F', *' -v ms="$2" '$2 / 1e6 > ms {
+		printf "slow I/O: done at %d ms, %d ms, %s, %d bytes at %d\n",
+			$1, $2 / 1e6, $3 == 0 ? "read" : "write", $4, $5 }' "$1" 2>/dev/null | head -20
+}
+
 check "cuttable paths up" lab_path_up
 # siw.ko comes with the boot (lab-needs), on Debian's kernels; the debug
 # kernel has none yet.
@@ -111,28 +303,37 @@ fi
 tgt_rxe_counters
 for ((r = 1; r <= TGT_ROUNDS; r++)); do
 	n="round $r/$TGT_ROUNDS"
-	check "$n: discovery over iSER on $ip lists tgt" iser_discover $ip
-	check "$n: login over iSER" iser_login $ip
-	check "$n: session shows the disk" iser_wait_disks $ip 1
-	disk=$(iser_disks $ip | head -1)
-	iscsiadm -m session -P2 | grep -E 'ImmediateData|InitialR2T|MaxRecvDataSegmentLength'
-	check "$n: ext4 on $disk: sha256 survives remount" lab_data_check "$disk"
-	tgt_fio_check "$n: 4 KiB randrw QD16" "$disk" 15 \
-		--rw=randrw --bs=4k --iodepth=16 --size=64m
-	tgt_fio_check "$n: 1 MiB randrw QD8" "$disk" 15 \
-		--rw=randrw --bs=1m --iodepth=8 --size=128m
-	check "$n: logout" iser_logout $ip
-	check "$n: login again" iser_login $ip
-	check "$n: session shows the disk again" iser_wait_disks $ip 1
-	disk=$(iser_disks $ip | head -1)
-	tgt_fio_check "$n: after the second login, 4 KiB randrw QD16" "$disk" 8 \
-		--rw=randrw --bs=4k --iodepth=16 --size=64m
-	check "$n: logout again" iser_logout $ip
-	tgt_rxe_counters
-	tgt_log_checks "$n"
+	if tgt_phase inorder; then
+		check "$n: discovery over iSER on $ip lists tgt" iser_discover $ip
+		check "$n: login over iSER" iser_login $ip
+		check "$n: session shows the disk" iser_wait_disks $ip 1
+		disk=$(iser_disks $ip | head -1)
+		iscsiadm -m session -P2 | grep -E 'ImmediateData|InitialR2T|MaxRecvDataSegmentLength'
+		check "$n: ext4 on $disk: sha256 survives remount" lab_data_check "$disk"
+		tgt_fio_check "$n: 4 KiB randrw QD16" "$disk" 15 \
+			--rw=randrw --bs=4k --iodepth=16 --size=64m
+		tgt_fio_check "$n: 1 MiB randrw QD8" "$disk" 15 \
+			--rw=randrw --bs=1m --iodepth=8 --size=128m
+		check "$n: logout" iser_logout $ip
+		check "$n: login again" iser_login $ip
+		check "$n: session shows the disk again" iser_wait_disks $ip 1
+		disk=$(iser_disks $ip | head -1)
+		tgt_fio_check "$n: after the second login, 4 KiB randrw QD16" "$disk" 8 \
+			--rw=randrw --bs=4k --iodepth=16 --size=64m
+		check "$n: logout again" iser_logout $ip
+		tgt_rxe_counters
+		tgt_log_checks "$n"
+	fi
+
+	if tgt_phase cut; then
+		t0=$SECONDS
+		tgt_cut "round $r/$TGT_ROUNDS, path cut"
+		lab_note "round $r/$TGT_ROUNDS, path cut: $((SECONDS - t0)) s"
+	fi
 
 	# The issue's veth pair: packets arrive out of order now and then and
 	# the QPs retransmit (the rxe counters show how often).
+	tgt_phase reordered || continue
 	n="round $r/$TGT_ROUNDS, reordered"
 	lab_log_mark
 	check "$n: path 0 delivers out of order" lab_path_any_rx_cpu 0
@@ -153,10 +354,15 @@ for ((r = 1; r <= TGT_ROUNDS; r++)); do
 	lab_log_mark
 done
 
-# soft-iWARP: tgt's rdma_cm listener on 3260 serves siwpt2 as well.
-if [ $siw = 1 ]; then
-	n="soft-iWARP"
-	ipw=${PATH_IPT[2]}
+# soft-iWARP: tgt's rdma_cm listener on 3260 serves siwpt2 as well;
+# TGT_ROUNDS times.
+ipw=${PATH_IPT[2]}
+if [ $siw = 1 ] && tgt_phase siw; then
+	ibv_devinfo -v -d ${PATH_SIWI[2]} | grep -E 'max_qp_(init_)?rd_atom|max_sge_rd|max_sge:|max_fast_reg|page_size_cap'
+fi
+for ((r = 1; r <= TGT_ROUNDS && siw; r++)); do
+	tgt_phase siw || break
+	n="soft-iWARP, round $r/$TGT_ROUNDS"
 	t0=$SECONDS
 	lab_log_mark
 	check "$n: discovery over iSER on $ipw lists tgt" iser_discover $ipw
@@ -165,20 +371,35 @@ if [ $siw = 1 ]; then
 	check "$n: the session's QP is on ${PATH_SIWI[2]}" \
 		sh -c "rdma resource show qp link ${PATH_SIWI[2]}/1 | grep -w RC"
 	disk=$(iser_disks $ipw | head -1)
+	tgt_siw_session $disk
 	check "$n: ext4 on $disk: sha256 survives remount" lab_data_check "$disk"
+	tgt_siw_net "$n: before fio"
 	tgt_fio_check "$n: 4 KiB randrw QD16" "$disk" 5 \
 		--rw=randrw --bs=4k --iodepth=16 --size=64m
+	tgt_siw_net "$n: after 4 KiB"
+	# In-tree on 6.1 took 5061 and 5757 ms here in two boots (under
+	# 2.1 s in the two rounds of boot 20261206-053925); unexplained, see
+	# docs/lab.md, "Soft-iWARP, path 2": the slow I/Os and the TCP
+	# counters are printed.
 	tgt_fio_check "$n: 1 MiB randrw QD8" "$disk" 5 \
-		--rw=randrw --bs=1m --iodepth=8 --size=128m
+		--rw=randrw --bs=1m --iodepth=8 --size=128m \
+		--write_lat_log=/tmp/tgt-siw --log_avg_msec=0
+	tgt_siw_net "$n: after 1 MiB"
+	tgt_slow_ios /tmp/tgt-siw_lat.1.log 2000
 	check "$n: logout" iser_logout $ipw
 	check "$n: login again" iser_login $ipw
 	check "$n: session shows the disk again" iser_wait_disks $ipw 1
 	check "$n: logout again" iser_logout $ipw
 	check "$n: no connection error" lab_log_lacks_context 'detected conn error'
 	lab_note "$n: $((SECONDS - t0)) s"
-fi
+done
 
 echo 0 > /sys/kernel/tracing/events/ib_iser/enable 2>/dev/null
 check "no iser session left" iser_no_session
 check "ib_iser unloads" iser_unload
-check "tgtd stops" tgt_down
+# After a path cut (--long) this fails with ours, not in-tree: the cut
+# dropped the failed connection's DREQ and ours destroys the cm_id at
+# once, which ends the DREQ's retransmissions, so tgt keeps the old
+# connection (its QP in RTS, its I_T nexus) and "delete system" waits for
+# it (docs/lab.md, "tgt keeps the cut connection after ours' recovery").
+check "tgtd stops" tgt_down || tgt_state
