@@ -34,7 +34,14 @@
 # of path 2 that ours' keep-alive (a zero-length RDMA READ on iWARP) must
 # notice within its period + 2 s, and the rport back after the restore.
 #
-# lab-drivers: ours intree
+# Work in progress (no lab-drivers line, so not run by tests/run-all):
+# logins over siw fail now and then with both drivers (ours: "connect
+# error connecting to [2001:db8:0:33::2]:5555: -22" in 2 of 7 logins of
+# boot 20261206-061533; in-tree: "Sending CM REQ failed" and REJ -104 in
+# 20261206-061621; none of 7 in 20261206-061031), cause not found yet.
+# Run it by hand: tests/lab/run [--driver intree] srp_siw, with
+# LAB_ENV=SRP_SIW_FULL=1 for the whole of it. Once the flake is found:
+# "lab-drivers: ours intree".
 # lab-boot: rogue
 # lab-kernels: debian
 # lab-timeout: 600
