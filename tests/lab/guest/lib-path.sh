@@ -16,6 +16,7 @@
 #
 #   lab_path_up             both cuttable paths (and the default topology)
 #   lab_path_siw_up         path 2, soft-iWARP (siw) on a veth pair of its own
+#   lab_path_siw_v6_up      IPv6 on path 2 as well
 #   lab_path_srpt_up [N]    ib_srpt target ports on the target ends, N LUNs
 #   lab_path_srp_login P [EXTRA]   login over path P; prints the host number
 #   lab_path_cut P [tx] / lab_path_restore P   drop / pass path P's RoCE
@@ -186,6 +187,40 @@ lab_path_siw_up() {
 	rdma link add ${PATH_SIWT[2]} type siw netdev ${PATH_DEVT[2]} || return 1
 	lab_wait 20 sh -c "grep -q ACTIVE /sys/class/infiniband/${PATH_SIWI[2]}/ports/1/state &&
 		grep -q ACTIVE /sys/class/infiniband/${PATH_SIWT[2]}/ports/1/state"
+}
+
+# Path 2's IPv6 addresses (lab_path_siw_v6_up): initiator end, a second
+# one on the initiator end (for src=), target end.
+PATH2_IP6I=2001:db8:0:33::1
+PATH2_IP6I2=2001:db8:0:33::3
+PATH2_IP6T=2001:db8:0:33::2
+
+# lab_path_siw_v6_up: IPv6 on path 2 (lab_path_siw_up), routed like its
+# IPv4: global addresses without DAD, arrivals on the path's veths are
+# local (rule 5), every other lookup of a far end takes the veth (rule
+# 10, table $PATH_TABLE), the local table moved after both, permanent
+# neighbours. The other paths keep IPv6 off.
+lab_path_siw_v6_up() {
+	local di=${PATH_DEVI[2]} dt=${PATH_DEVT[2]} a
+	lab_path_siw_up || return 1
+	ip -6 rule show pref 10 | grep -q "lookup $PATH_TABLE" && return 0
+	sysctl -qw "net.ipv6.conf.$di.disable_ipv6=0" "net.ipv6.conf.$dt.disable_ipv6=0"
+	ip -6 addr add $PATH2_IP6I/128 dev $di nodad || return 1
+	ip -6 addr add $PATH2_IP6I2/128 dev $di nodad || return 1
+	ip -6 addr add $PATH2_IP6T/128 dev $dt nodad || return 1
+	ip -6 rule add pref 5 iif $di lookup local
+	ip -6 rule add pref 5 iif $dt lookup local
+	ip -6 rule add pref 100 lookup local
+	ip -6 rule del pref 0 lookup local
+	ip -6 rule add pref 10 lookup $PATH_TABLE
+	ip -6 route replace $PATH2_IP6T/128 dev $di src $PATH2_IP6I table $PATH_TABLE
+	for a in $PATH2_IP6I $PATH2_IP6I2; do
+		ip -6 route replace $a/128 dev $dt src $PATH2_IP6T table $PATH_TABLE
+		ip -6 neigh replace $a dev $dt nud permanent \
+			lladdr "$(cat /sys/class/net/$di/address)"
+	done
+	ip -6 neigh replace $PATH2_IP6T dev $di nud permanent \
+		lladdr "$(cat /sys/class/net/$dt/address)"
 }
 
 # lab_path_srpt_up [NLUNS]: the LIO SRP target (lab_srpt_up) plus target

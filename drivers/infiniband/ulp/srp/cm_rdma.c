@@ -161,6 +161,12 @@ static int srp_rdma_cm_init(struct srp_channel *ch)
 				SRP_RESOLVE_TIMEOUT_MS);
 	if (!ret)
 		ret = srp_rdma_cm_wait(ch);
+	if (ret && src) {
+		shost_printk(KERN_WARNING, target->shost,
+			     "channel %u: resolving %pISpc from src=%pISc failed: %d\n",
+			     ch->idx, &o->dest, src, ret);
+		return ret;
+	}
 	if (ret) {
 		shost_printk(KERN_WARNING, target->shost,
 			     "channel %u: resolving %pISpc failed: %d\n",
@@ -210,7 +216,8 @@ static void srp_rdma_cm_destroy_qp(struct srp_channel *ch)
 static int srp_rdma_cm_connect(struct srp_channel *ch,
 			       const struct srp_login_params *p)
 {
-	struct ib_device *dev = ch->target->host->sdev->ib_dev;
+	const struct srp_host *host = ch->target->host;
+	struct ib_device *dev = host->sdev->ib_dev;
 	struct srp_iu_login_req_rdma req;
 	struct rdma_conn_param param = {};
 
@@ -220,7 +227,9 @@ static int srp_rdma_cm_connect(struct srp_channel *ch,
 	param.flow_control = 1;
 	param.responder_resources = min_t(int, SRP_RESPONDER_RESOURCES,
 					  dev->attrs.max_qp_rd_atom);
-	param.initiator_depth = 0;
+	/* iWARP: one RDMA READ in flight, the keep-alive probe (keepalive.c) */
+	param.initiator_depth = rdma_protocol_iwarp(dev, host->port) ?
+				min_t(int, 1, dev->attrs.max_qp_init_rd_atom) : 0;
 	param.retry_count = ch->target->opts.tl_retry_count;
 	param.rnr_retry_count = SRP_RNR_RETRY_COUNT;
 	return rdma_connect(ch->cm_id->rdma, &param);

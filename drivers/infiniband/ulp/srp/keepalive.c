@@ -27,6 +27,15 @@
  * (srp_ka_login_probe()), and a refusal turns keep-alive off for the rest
  * of the target's life.
  *
+ * On iWARP a WRITE's completion says nothing about the peer: it completes
+ * once the local side is done with it, which for soft-iWARP is when TCP
+ * has taken the bytes, so a probe into a silent path completed at once and
+ * the path was never failed. An RDMA READ completes only with the peer's
+ * READ response, so there the probe is a zero-length READ (one SGE of
+ * length 0: iWARP reads into exactly one sink SGE), and the connection asks
+ * for one outstanding READ (srp_rdma_cm_connect()). The target's RDMA
+ * stack answers it, not its software, as with the WRITE.
+ *
  * Cost on the wire: one probe and its acknowledgment per half keep-alive
  * period per idle channel, none while completions flow.
  *
@@ -48,6 +57,7 @@
 #include <scsi/scsi_host.h>
 
 #include "channel.h"
+#include "device.h"
 #include "keepalive.h"
 
 /* Half a keep-alive period: the idle time before a probe, and its limit. */
@@ -93,6 +103,8 @@ static void srp_ka_probe_done(struct ib_cq *cq, struct ib_wc *wc)
 /* Post a probe. Caller holds @ch->lock; no probe may be in flight. */
 static int srp_ka_post(struct srp_channel *ch)
 {
+	const struct srp_host *host = ch->target->host;
+	struct ib_sge sge = { .lkey = ch->pd->local_dma_lkey };
 	struct ib_rdma_wr wr = {
 		.wr = {
 			.wr_cqe		= &ch->ka.cqe,
@@ -103,6 +115,11 @@ static int srp_ka_post(struct srp_channel *ch)
 	int ret;
 
 	lockdep_assert_held(&ch->lock);
+	if (rdma_protocol_iwarp(host->sdev->ib_dev, host->port)) {
+		wr.wr.opcode = IB_WR_RDMA_READ;
+		wr.wr.sg_list = &sge;
+		wr.wr.num_sge = 1;
+	}
 	ret = ib_post_send(ch->queue.qp, &wr.wr, NULL);
 	if (ret)
 		return ret;
