@@ -153,8 +153,8 @@ lab_path_up() {
 	# nothing else uses TCP on a path's veth.
 	nft -f - <<'NFT' || return 1
 table inet labpath {
-	set cut { type ifname; }
-	set cuttx { type ifname; }
+	set cut { type ifname; flags timeout; }
+	set cuttx { type ifname; flags timeout; }
 	chain in {
 		type filter hook prerouting priority 0; policy accept;
 		iifname @cut udp dport 4791 counter drop
@@ -293,14 +293,22 @@ lab_rxe_fails_cut_qps() {
 	[[ $(uname -r) != 6.1.* ]]
 }
 
-# lab_path_cut PATH [SIDE]: drop every RoCE packet of the path, both
+# lab_path_cut PATH [SIDE [SECS]]: drop every RoCE packet of the path, both
 # directions, where it arrives (SIDE rx, the default: the packet is lost)
 # or where it leaves (tx: the sending rxe device tries it again until it
 # is taken, so QP sends and CM MADs alike wait in the device while the cut
 # lasts). A tx cut where the device does not hold what it cannot send
-# (lab_path_tx_holds) is refused: it would break the path for good.
+# (lab_path_tx_holds) is refused: it would break the path for good. With
+# SECS the kernel ends the cut SECS s after it began (an nftables element
+# timeout, checked at each packet): a tx cut makes soft-RoCE retry refused
+# packets in a busy loop, which under TCG slows every user-space step, so
+# a drop ended by a command after a sleep lasts as much longer than asked
+# as the shell and nft are late, and srp_txcut's "back before dev_loss_tmo"
+# has only seconds to spare. LAB_CUT_T0 is the $EPOCHREALTIME taken just
+# before the cut; lab_path_cut_wait (needs lib-time.sh) sleeps until it
+# ends.
 lab_path_cut() {
-	local set=cut
+	local set=cut tmo=
 	if [ "${2:-rx}" = tx ]; then
 		if ! lab_path_tx_holds; then
 			echo "lab_path_cut: no tx cut on $(uname -r): rxe fails the QPs (lab_path_tx_holds)" >&2
@@ -308,7 +316,22 @@ lab_path_cut() {
 		fi
 		set=cuttx
 	fi
-	nft add element inet labpath $set "{ ${PATH_DEVI[$1]}, ${PATH_DEVT[$1]} }"
+	[ -n "${3:-}" ] && tmo=" timeout ${3}s"
+	LAB_CUT_SECS=${3:-}
+	echo "<6>lab: path $1 cut (${2:-rx}${3:+, $3 s})" > /dev/kmsg
+	LAB_CUT_T0=$EPOCHREALTIME
+	nft add element inet labpath $set "{ ${PATH_DEVI[$1]}$tmo, ${PATH_DEVT[$1]}$tmo }"
+}
+
+# lab_path_cut_wait: sleep until the timed cut of the last lab_path_cut
+# has ended; LAB_T0 is then the cut's end (by the clock, however late the
+# shell wakes), for lab_watch.
+lab_path_cut_wait() {
+	local rest
+	LAB_T0=$(awk -v a="$LAB_CUT_T0" -v s="$LAB_CUT_SECS" 'BEGIN { printf "%.6f", a + s }')
+	rest=$(lab_sub "$LAB_T0" "$EPOCHREALTIME")
+	awk -v r="$rest" 'BEGIN { exit !(r > 0) }' && sleep "$rest"
+	echo "<6>lab: timed cut over (woke $(lab_sub "$EPOCHREALTIME" "$LAB_T0") s after its end)" > /dev/kmsg
 }
 
 # lab_path_restore PATH: let the path's RoCE packets through again.

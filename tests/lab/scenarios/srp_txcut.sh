@@ -11,7 +11,7 @@
 # tl_retry_count 7), rport timers reconnect_delay 2, fast_io_fail_tmo 4,
 # dev_loss_tmo 60, fio verify on the dm-multipath map:
 #  1. path 0 dropped on both veth ends, where packets leave, for
-#     TX_DROP_SECS (60): dm fails the path within K + fast_io_fail_tmo + 2 s
+#     TX_DROP_SECS (60, ended by the kernel: lab_path_cut): dm fails the path within K + fast_io_fail_tmo + 2 s
 #     of the drop, no I/O takes longer than that + 2 s, no hung task; the
 #     drop ended, the path is back (rport running, dm path active) within
 #     reconnect_delay + 10 s.
@@ -106,8 +106,10 @@ fio --name=txcut --filename=/dev/mapper/$MAP --direct=1 --ioengine=libaio \
 fpid=$!
 check "fio runs over path 0 ($d0)" lab_disk_moves $d0 30
 lab_log_mark
-check "path 0 dropped where packets leave" lab_path_cut 0 tx
-LAB_T0=$EPOCHREALTIME
+# Not in check(): its subshell would lose LAB_CUT_T0.
+lab_path_cut 0 tx $TX_DROP_SECS && pass "path 0 dropped where packets leave for $TX_DROP_SECS s" ||
+	fail "path 0 dropped where packets leave for $TX_DROP_SECS s"
+LAB_T0=$LAB_CUT_T0
 lab_watch $TX_DROP_SECS c_rport_down c_dm_failed
 # When dm failed the path, by the kernel's clock from the mark before the
 # cut: the poll above can lag by seconds under TCG (boot 20261205-220257:
@@ -117,10 +119,7 @@ lab_note "tx drop: rport left running after ${LAB_AT[c_rport_down]} s, dm failed
 tx_bound "dm fails path 0 within K + fast_io_fail_tmo + 2 = $FAIL_BOUND s of the drop (kernel clock)" \
 	"${kdm:-never}" $FAIL_BOUND
 check "I/O goes on over path 1 (fio alive)" kill -0 $fpid
-rest=$(lab_sub "$TX_DROP_SECS" "$(lab_sub "$EPOCHREALTIME" "$LAB_T0")")
-awk -v r="$rest" 'BEGIN { exit !(r > 0) }' && sleep "$rest"
-lab_path_restore 0
-LAB_T0=$EPOCHREALTIME
+lab_path_cut_wait
 lab_watch 60 c_rport_up c_dm_active
 lab_note "drop ended: rport running after ${LAB_AT[c_rport_up]} s, dm path active after ${LAB_AT[c_dm_active]} s"
 lab_log_since | grep -E "host$h0|cm_destroy_id|blocked for" | head -20

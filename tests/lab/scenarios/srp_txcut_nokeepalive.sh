@@ -131,16 +131,16 @@ nk_drop() {
 	fpid=$!
 	check "$who: fio runs over path 0 ($d0)" lab_disk_moves $d0 30
 	lab_log_mark
-	check "$who: path 0 dropped where packets leave" lab_path_cut 0 tx
-	LAB_T0=$EPOCHREALTIME
+	# Not in check(): its subshell would lose LAB_CUT_T0.
+	lab_path_cut 0 tx $TX_DROP_SECS &&
+		pass "$who: path 0 dropped where packets leave for $TX_DROP_SECS s" ||
+		fail "$who: path 0 dropped where packets leave for $TX_DROP_SECS s"
+	LAB_T0=$LAB_CUT_T0
 	lab_watch $TX_DROP_SECS c_rport_down c_dm_failed
 	kdm=$(lab_kdelta "$LAB_LOG_MARK" "device-mapper: multipath: [0-9:]+: Failing path $MM\\.")
 	FIG_FAIL[$who]=${kdm:-never}
 	lab_note "$who: rport left running after ${LAB_AT[c_rport_down]} s, dm failed the path after ${FIG_FAIL[$who]} s (kernel clock; ${LAB_AT[c_dm_failed]} s polled)"
-	rest=$(lab_sub "$TX_DROP_SECS" "$(lab_sub "$EPOCHREALTIME" "$LAB_T0")")
-	awk -v r="$rest" 'BEGIN { exit !(r > 0) }' && sleep "$rest"
-	lab_path_restore 0
-	LAB_T0=$EPOCHREALTIME
+	lab_path_cut_wait
 	nk_read_back $d0 60
 	FIG_BACK[$who]=$NK_BACK
 	lab_watch 60 c_rport_up c_dm_active
