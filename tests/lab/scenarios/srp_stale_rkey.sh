@@ -132,5 +132,66 @@ else
 fi
 HOSTILE_EXTRA=
 
+# Removal of a target that stalls our send queue (issue 32, item 2). The
+# target leaves a 4 KiB read unanswered and posts no receive buffer again
+# (stall: its SRP_CRED_REQs make us fill those still posted), so every
+# SEND of ours waits, receiver not ready, for ever; keep-alive is off (a
+# target can force that by refusing its probe). Then "delete": the read
+# times out while scsi_remove_host() waits for it, its ABORT TASK stalls
+# behind it, the channel is marked down after 5 s with its QP still up,
+# the host reset cannot reconnect a target being removed, and the error
+# handler completes the read to sg_raw. The target probes the read's
+# buffer every 20 ms from the stall on (-R). A subshell appends
+# TRIGGER_DONE to the target's log (both append) when sg_raw returns, so
+# the log orders every probe against the completion.
+stall_probe_before() {
+	awk '/^TRIGGER_DONE/ { exit } /^PROBE .* status=success$/ { n++ }
+	     END { print n + 0 " successful probes before the completion"; exit !n }' $FAKE_LOG
+}
+# After the completion the QP must not let the write in. Here it cannot
+# stay up (the target is being removed: the driver moves it to the error
+# state and drains it before the error handler completes the read, and
+# disconnects it soon after), so remote access error is not what to
+# expect: a QP in the error state answers nothing. The proof is that a
+# probe in flight at the completion, or posted after it, got no answer at
+# all, and none succeeded; with the channel's own PD no other QP can use
+# the rkey.
+stall_probe_after() {
+	awk '/^TRIGGER_DONE/ { done = 1; next }
+	     done && /^PROBE / {
+		st = $0; sub(/.* status=/, "", st); print "after: " st
+		if (st == "success") bad++
+		else if (st ~ /^no completion/ || st == "transport retry counter exceeded" ||
+			 st == "Work Request Flushed Error") n++
+	     }
+	     END { if (!done) print "no TRIGGER_DONE"
+		   exit !(done && n && !bad) }' $FAKE_LOG | sort | uniq -c
+	return ${PIPESTATUS[0]}
+}
+m="stall, rport delete"
+HOSTILE_EXTRA=keepalive=0
+if hostile_login stall -P 20 -R; then
+	( hostile_trigger_in 10; echo "TRIGGER_DONE rc=$?" >> $FAKE_LOG ) &
+	trig=$!
+	check "$m: the target stalls our sends (no receive posted)" \
+		hostile_fake_saw "^STALL conn=" 30
+	echo delete > /sys/class/srp_remote_ports/port-$HOSTILE_HOST:1/delete
+	lab_wait 120 hostile_fake_saw "^TRIGGER_DONE" 1
+	wait $trig
+	rc=$(sed -n 's/^TRIGGER_DONE rc=//p' $FAKE_LOG)
+	check "$m: the stalled read fails (sg_raw rc=$rc)" test "${rc:-0}" -ne 0
+	check "$m: while outstanding, the probe reaches its buffer" stall_probe_before
+	check "$m: from its completion on, no probe gets in (QP in the error state: no answer, none succeeds)" \
+		stall_probe_after
+	lab_note "$m: $(grep -E '^(STALL |STALLING|TSK_MGMT|TRIGGER_DONE|CM )' $FAKE_LOG | tr '\n' ' ')"
+	check "$m: no SCSI host or rport left" lab_wait 90 hostile_no_hosts
+else
+	fail "$m: login"
+fi
+hostile_fake_stop
+HOSTILE_HOST=
+HOSTILE_DEV=
+HOSTILE_EXTRA=
+
 check "no SRP hosts at the end" hostile_no_hosts
 check "ib_srp unloads" lab_unload ib_srp
