@@ -1024,6 +1024,7 @@ static void run_actions(void)
 static int actions_wait(int limit)
 {
 	long long now = now_ms(), d;
+	struct conn *c;
 	unsigned int i;
 
 	for (i = 0; i < MAX_ACTIONS; i++) {
@@ -1045,6 +1046,11 @@ static int actions_wait(int limit)
 		d = repeat_due - now;
 		if (d < limit)
 			limit = d < 0 ? 0 : (int)d;
+	} else if (repeat_due == 0) {
+		/* the probe has ended: schedule the next one now */
+		c = rt_conn_by_n(repeat_cmd.probe.conn);
+		if (!c || !c->probe_pending)
+			limit = 0;
 	}
 	return limit;
 }

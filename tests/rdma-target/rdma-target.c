@@ -694,9 +694,10 @@ static void on_signal(int sig)
 }
 
 /*
- * How long the loop may sleep: a pending probe is polled every 5 ms, so
- * that its line follows its completion closely (repeated probes are
- * ordered against the scenario's own lines in the log).
+ * How long the loop may sleep: a pending probe is polled every ms, so
+ * that its line follows its completion closely and a repeated one
+ * follows at once (repeated probes are ordered against the scenario's
+ * own lines in the log).
  */
 static int loop_wait(void)
 {
@@ -706,8 +707,8 @@ static int loop_wait(void)
 	if (rt->wait_ms)
 		limit = rt->wait_ms(limit);
 	for (i = 0; i < RT_MAX_CONNS; i++)
-		if (conns[i] && conns[i]->probe_pending && limit > 5)
-			limit = 5;
+		if (conns[i] && conns[i]->probe_pending && limit > 1)
+			limit = 1;
 	return limit;
 }
 
