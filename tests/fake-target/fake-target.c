@@ -3,8 +3,8 @@
  * srp-fake-target: an SRP target over RDMA/CM that misbehaves on purpose.
  *
  *   srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] [-x]
- *                   [-I LEN] [-J N[,M...]] [-T | -t HOW] [-L MS] [-P MS [-X]]
- *                   MODE
+ *                   [-I LEN] [-J N[,M...]] [-T | -t HOW] [-L MS]
+ *                   [-P MS [-X] [-R]] MODE
  *
  * It listens with rdma_cm on ADDR:PORT (default 0.0.0.0:5556). A login
  * request arrives as the private data of the CM REQ in the 56-byte RDMA/CM
@@ -22,7 +22,8 @@
  * the lied-about command's response (or the lie itself, when none is sent)
  * it RDMA WRITEs (data-in) or RDMA READs (data-out) the command's first
  * data descriptor, over the command's own connection or, with -X, over
- * another one of the same initiator, and logs the outcome ("PROBE ...").
+ * another one of the same initiator, and logs the outcome ("PROBE ...");
+ * with -R it probes again every MS ms for as long as the probes succeed.
  *
  * Every event is printed on stdout, one line each ("LOGIN_REQ ...",
  * "LIE ...", "AER_RSP tag=...", ...), for the lab scenario to check.
@@ -64,7 +65,7 @@ enum mode {
 	M_TAG_OTHER, M_DUP, M_CREDIT_NEG, M_CREDIT_HUGE, M_BAD_OPCODE,
 	M_TRUNCATED, M_OVERSIZE, M_T_LOGOUT, M_AER, M_AER_BAD, M_CRED_REQ,
 	M_DISCONNECT, M_RESID_HUGE, M_TAG_XCHAN, M_T_LOGOUT_SHORT,
-	M_ZERO_SEND, M_CRED_FLOOD, M_CRED_BURST,
+	M_ZERO_SEND, M_CRED_FLOOD, M_CRED_BURST, M_STALL,
 };
 
 static const struct {
@@ -120,6 +121,7 @@ static const struct {
 	{ "zero-send",	    M_ZERO_SEND, 0, "a SEND of zero bytes, then the SRP_RSP" },
 	{ "cred-flood",	    M_CRED_FLOOD, 0, "1000 SRP_CRED_REQs (+1 credit each), then the SRP_RSP" },
 	{ "cred-burst",	    M_CRED_BURST, 0, "128 SRP_CRED_REQs at once, none waiting for an answer, then the SRP_RSP" },
+	{ "stall",	    M_STALL, 0, "never answer the command, and stall the connection: no receive buffer posted again" },
 };
 
 /* How task management functions are answered (-T, -t). */
@@ -153,6 +155,7 @@ struct srp_conn {
 	uint32_t	max_it_iu_len;
 	uint16_t	buf_fmt;
 	int		logging_out;
+	int		stalled;
 };
 
 static struct srp_conn *srp(const struct conn *c)
@@ -185,6 +188,7 @@ static enum tmf_lie tmf_lie;	/* -T, -t: how task management is answered */
 static int late_ms = -1;	/* -L: answer a withheld response late */
 static int probe_ms = -1;	/* -P: stale-rkey probe delay */
 static int probe_cross;		/* -X: probe over another connection */
+static int probe_repeat;	/* -R: probe again while the probes succeed */
 static struct action actions[MAX_ACTIONS];
 
 /* A login request held back by silent -L, to be accepted late. */
@@ -633,6 +637,37 @@ static void send_cred_burst(struct conn *c)
 	flooding = 0;
 }
 
+/*
+ * stall: C's receive buffers are reposted no more, so that once the
+ * initiator has filled those still posted its sends wait, receiver not
+ * ready, for as long as its RNR retry count allows (7: for ever). To get
+ * there at once, as many SRP_CRED_REQs (+1 credit each, tags "CRED" +
+ * 1..N) go out as receives are still posted: the initiator's answers
+ * take them. What arrives on a stalled connection is logged
+ * ("STALL_RECV ...") and left unanswered; "STALL conn=N" says that no
+ * receive is posted any more.
+ */
+static void stall_conn(struct conn *c)
+{
+	uint32_t n, want = c->rx_posted;
+
+	srp(c)->stalled = 1;
+	say("STALLING conn=%d receives=%u", c->n, want);
+	for (n = 1; n <= want; n++)
+		if (send_cred_req(c, n))
+			break;
+}
+
+/* An IU on a stalled connection: logged, not answered, not reposted. */
+static void stalled_recv(struct conn *c, const uint8_t *iu, uint32_t len)
+{
+	say("STALL_RECV conn=%d type=%#x len=%u receives=%u", c->n, iu[0], len,
+	    c->rx_posted);
+	if (!c->rx_posted)
+		say("STALL conn=%d: no receive posted; the initiator's sends wait",
+		    c->n);
+}
+
 static int conn_up(const struct conn *c)
 {
 	return c && c->established && !c->disconnecting;
@@ -745,6 +780,9 @@ static int lie(struct conn *c, uint8_t *good, uint32_t len)
 	case M_DISCONNECT:
 		c->disconnecting = 1;
 		rdma_disconnect(c->id);
+		return 0;
+	case M_STALL:
+		stall_conn(c);
 		return 0;
 	default:
 		return 1;
@@ -906,6 +944,56 @@ static void dreq_early(void)
 	}
 }
 
+/*
+ * The probe of a lied-about command; with -R it is repeated every probe_ms
+ * for as long as the probes succeed (the command is still outstanding, or
+ * its rkey was left valid): the first one that fails, or cannot run, ends
+ * the series.
+ */
+static struct cmd_ref repeat_cmd;
+static long long repeat_due = -1;	/* now_ms() of the next probe, or -1 */
+
+static void probe(struct cmd_ref *r)
+{
+	if (probe_repeat)
+		r->probe.seq++;
+	if (rt_probe(&r->probe, probe_cross) || !probe_repeat)
+		return;
+	repeat_cmd = *r;
+	repeat_due = 0;		/* once this one has ended */
+}
+
+static void probe_again(void)
+{
+	struct conn *c;
+
+	if (repeat_due < 0)
+		return;
+	c = rt_conn_by_n(repeat_cmd.probe.conn);
+	if (probe_cross || !c) {
+		/* -X, or the connection went: the next probe logs the outcome */
+		if (!c && repeat_due == 0)
+			repeat_due = -1;
+		if (probe_cross)
+			repeat_due = -1;
+		return;
+	}
+	if (c->probe_pending)
+		return;
+	if (c->probe_status != IBV_WC_SUCCESS) {
+		repeat_due = -1;
+		return;
+	}
+	if (repeat_due == 0) {
+		repeat_due = now_ms() + probe_ms;
+		return;
+	}
+	if (now_ms() < repeat_due)
+		return;
+	repeat_due = -1;
+	probe(&repeat_cmd);
+}
+
 /* Once a loop round: the late answers, probes and accepts that are due. */
 static void run_actions(void)
 {
@@ -927,14 +1015,16 @@ static void run_actions(void)
 		if (kind == ACT_LATE_RSP)
 			late_rsp(&r);
 		else
-			rt_probe(&r.probe, probe_cross);
+			probe(&r);
 	}
+	probe_again();
 }
 
 /* Milliseconds until the next timed action, at most LIMIT. */
 static int actions_wait(int limit)
 {
 	long long now = now_ms(), d;
+	struct conn *c;
 	unsigned int i;
 
 	for (i = 0; i < MAX_ACTIONS; i++) {
@@ -951,6 +1041,16 @@ static int actions_wait(int limit)
 		d = held[i].due - now;
 		if (d < limit)
 			limit = d < 0 ? 0 : (int)d;
+	}
+	if (repeat_due > 0) {
+		d = repeat_due - now;
+		if (d < limit)
+			limit = d < 0 ? 0 : (int)d;
+	} else if (repeat_due == 0) {
+		/* the probe has ended: schedule the next one now */
+		c = rt_conn_by_n(repeat_cmd.probe.conn);
+		if (!c || !c->probe_pending)
+			limit = 0;
 	}
 	return limit;
 }
@@ -1111,6 +1211,10 @@ static void on_tsk_mgmt(struct conn *c, const uint8_t *iu, uint32_t len)
 static int on_recv(struct conn *c, const uint8_t *iu, uint32_t len,
 		   unsigned int idx)
 {
+	if (srp(c)->stalled) {
+		stalled_recv(c, iu, len);
+		return 0;
+	}
 	if (!len) {
 		say("ERROR conn=%d empty IU", c->n);
 		return 1;
@@ -1143,7 +1247,8 @@ static int on_recv(struct conn *c, const uint8_t *iu, uint32_t len,
 		    len);
 		break;
 	}
-	return 1;
+	/* stall: not even the buffer of the command that started it */
+	return !srp(c)->stalled;
 }
 
 static void usage(void)
@@ -1152,7 +1257,7 @@ static void usage(void)
 
 	fprintf(stderr,
 		"usage: srp-fake-target [-a ADDR] [-p PORT] [-o OPCODE] [-n COUNT] [-x] [-I LEN] [-J N[,M]]\n"
-		"                       [-T | -t HOW] [-L MS] [-P MS [-X]] MODE\n"
+		"                       [-T | -t HOW] [-L MS] [-P MS [-X] [-R]] MODE\n"
 		"  -a ADDR    listen address (default 0.0.0.0)\n"
 		"  -p PORT    RDMA/CM port (default 5556)\n"
 		"  -o OPCODE  CDB opcode whose answer lies (default 0xc0; any: every one)\n"
@@ -1174,6 +1279,8 @@ static void usage(void)
 		"             response (or the lie, if none), RDMA WRITE (data-in)\n"
 		"             or READ (data-out) its first data descriptor\n"
 		"  -X         probe over another connection than the command's\n"
+		"  -R         probe again every MS ms while the probes succeed\n"
+		"             (PROBE_POST when each is posted, seq=N in both lines)\n"
 		"modes:\n", RECV_SIZE);
 	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
 		fprintf(stderr, "  %-15s %s\n", modes[i].name, modes[i].help);
@@ -1201,7 +1308,7 @@ int main(int argc, char **argv)
 	int opt, found = 0;
 	char what[128];
 
-	while ((opt = getopt(argc, argv, "a:p:o:n:xI:J:Tt:L:P:Xh")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:o:n:xI:J:Tt:L:P:XRh")) != -1) {
 		switch (opt) {
 		case 'x':
 			serve_ext = 1;
@@ -1229,6 +1336,9 @@ int main(int argc, char **argv)
 			break;
 		case 'X':
 			probe_cross = 1;
+			break;
+		case 'R':
+			probe_repeat = 1;
 			break;
 		case 'I':
 			it_iu_cap = strtoul(optarg, NULL, 0);

@@ -86,9 +86,13 @@ static const char *const probe_ops[] = { "none", "WRITE", "READ" };
 static void probe_say(const struct rt_probe *p, int via, const char *data,
 		      const char *status)
 {
-	say("PROBE conn=%d via=%d tag=%#llx op=%s rkey=%#x va=%#llx len=%u%s status=%s",
+	char seq[24] = "";
+
+	if (p->seq)
+		snprintf(seq, sizeof(seq), " seq=%d", p->seq);
+	say("PROBE conn=%d via=%d tag=%#llx op=%s rkey=%#x va=%#llx len=%u%s%s status=%s",
 	    p->conn, via, (unsigned long long)p->tag, probe_ops[p->op],
-	    p->rkey, (unsigned long long)p->va, p->len, data, status);
+	    p->rkey, (unsigned long long)p->va, p->len, data, seq, status);
 }
 
 /* A probe's work request completed with STATUS. */
@@ -98,6 +102,7 @@ static void probe_done(struct conn *c, enum ibv_wc_status status)
 	unsigned int i;
 
 	c->probe_pending = 0;
+	c->probe_status = status;
 	if (status == IBV_WC_SUCCESS && c->probe.op == PROBE_READ) {
 		strcpy(data, " data=");
 		for (i = 0; i < 16 && i < c->probe.len; i++)
@@ -133,9 +138,16 @@ static struct conn *probe_conn(int n, int cross)
  * RDMA WRITE a pattern to (data-in) or RDMA READ from (data-out) the first
  * RT_PROBE_BYTES of the buffer. The outcome is logged when the work request
  * completes, or now when it cannot be posted: "PROBE conn=N via=M ...
- * status=...".
+ * status=...". A repeated probe (@p->seq) says "PROBE_POST conn=N via=M
+ * seq=S" when it is posted, so that its start can be ordered against
+ * what else the log holds. One that has not completed RT_PROBE_WAIT_MS
+ * later ends as "no completion within ... ms" (rt_probe_expire()): a
+ * peer QP in the error state answers nothing, and the target's QP may
+ * have no transport timeout to end the work request.
+ *
+ * Return: 0 when the probe was posted, else -1 (its line is logged).
  */
-void rt_probe(const struct rt_probe *p, int cross)
+int rt_probe(const struct rt_probe *p, int cross)
 {
 	static const char pattern[] = "STALE-RKEY-PROBE";
 	struct conn *c = probe_conn(p->conn, cross);
@@ -157,16 +169,16 @@ void rt_probe(const struct rt_probe *p, int cross)
 
 	if (p->op == PROBE_NONE) {
 		probe_say(p, 0, "", "no data descriptor");
-		return;
+		return -1;
 	}
 	if (!c) {
 		probe_say(p, 0, "", cross ? "no other connection" :
 					    "connection gone");
-		return;
+		return -1;
 	}
 	if (c->probe_pending) {
 		probe_say(p, c->n, "", "another probe still pending");
-		return;
+		return -1;
 	}
 	for (i = 0; i < RT_PROBE_BYTES; i++)
 		probe_buf(c)[i] = p->op == PROBE_READ ? 0 :
@@ -178,10 +190,35 @@ void rt_probe(const struct rt_probe *p, int cross)
 		snprintf(status, sizeof(status), "post failed: %s",
 			 strerror(ret));
 		probe_say(p, c->n, "", status);
-		return;
+		return -1;
 	}
+	if (p->seq)
+		say("PROBE_POST conn=%d via=%d seq=%d", p->conn, c->n, p->seq);
 	c->probe = *p;
 	c->probe_pending = 1;
+	c->probe_since = now_ms();
+	c->probe_status = -1;
+	return 0;
+}
+
+/* Probes pending for RT_PROBE_WAIT_MS end; a late completion is logged. */
+static void rt_probe_expire(void)
+{
+	char status[48];
+	unsigned int i;
+	struct conn *c;
+
+	for (i = 0; i < RT_MAX_CONNS; i++) {
+		c = conns[i];
+		if (!c || !c->probe_pending ||
+		    now_ms() - c->probe_since < RT_PROBE_WAIT_MS)
+			continue;
+		snprintf(status, sizeof(status), "no completion within %d ms",
+			 RT_PROBE_WAIT_MS);
+		probe_say(&c->probe, c->n, "", status);
+		c->probe_pending = 0;
+		c->probe_status = -1;
+	}
 }
 
 /* ---- work requests ---- */
@@ -656,7 +693,12 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-/* How long the loop may sleep: a pending probe is polled every 50 ms. */
+/*
+ * How long the loop may sleep: a pending probe is polled every ms, so
+ * that its line follows its completion closely and a repeated one
+ * follows at once (repeated probes are ordered against the scenario's
+ * own lines in the log).
+ */
 static int loop_wait(void)
 {
 	int limit = 500;
@@ -665,8 +707,8 @@ static int loop_wait(void)
 	if (rt->wait_ms)
 		limit = rt->wait_ms(limit);
 	for (i = 0; i < RT_MAX_CONNS; i++)
-		if (conns[i] && conns[i]->probe_pending && limit > 50)
-			limit = 50;
+		if (conns[i] && conns[i]->probe_pending && limit > 1)
+			limit = 1;
 	return limit;
 }
 
@@ -735,6 +777,7 @@ int rt_serve(const struct rt_target *t, const char *addr, const char *port,
 			if (pfd[0].revents & POLLIN)
 				on_cm_event(ech);
 		}
+		rt_probe_expire();
 		if (rt->tick)
 			rt->tick();
 		for (i = 0; i < RT_MAX_CONNS; i++)

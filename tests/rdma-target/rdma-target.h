@@ -23,6 +23,7 @@
 #define RT_MAX_CONNS	8	/* connections served at once */
 #define RT_SLOT_DATA	512	/* short data-in bytes that go with a send slot */
 #define RT_PROBE_BYTES	64	/* at most this much per probe */
+#define RT_PROBE_WAIT_MS 5000	/* a probe with no completion by then ends */
 
 /* wr_id: kind in the high half, buffer index in the low half. */
 enum { WR_RECV = 1, WR_SEND, WR_WRITE, WR_READ, WR_PROBE };
@@ -41,6 +42,7 @@ enum { PROBE_NONE, PROBE_WRITE, PROBE_READ };
  * @tag:  its tag (SRP) or initiator task tag (iSCSI), for the log
  * @op:   PROBE_WRITE (data-in buffer), PROBE_READ (data-out), PROBE_NONE
  * @va:   its address, @rkey its key, @len its length
+ * @seq:  0, or the number of a repeated probe (PROBE_POST and PROBE lines)
  */
 struct rt_probe {
 	int		conn;
@@ -49,6 +51,7 @@ struct rt_probe {
 	uint64_t	va;
 	uint32_t	rkey;
 	uint32_t	len;
+	int		seq;
 };
 
 /**
@@ -68,7 +71,10 @@ struct rt_probe {
  * @send_next:     the send slot rt_next_slot() hands out next
  * @established:   the ESTABLISHED event came
  * @disconnecting: we disconnected it
- * @probe_pending: a probe WR has not completed yet; @probe: of what
+ * @probe_pending: a probe WR has not completed yet; @probe: of what;
+ *                 @probe_since: when it was posted (now_ms())
+ * @probe_status:  how the last probe on this connection ended: an
+ *                 ibv_wc_status, or -1 (none, or no completion)
  * @priv:          the target's state (rt_target.priv_size bytes, zeroed)
  */
 struct conn {
@@ -90,6 +96,8 @@ struct conn {
 	int			disconnecting;
 	int			probe_pending;
 	struct rt_probe		probe;
+	long long		probe_since;
+	int			probe_status;
 	void			*priv;
 };
 
@@ -156,7 +164,7 @@ int rt_rdma(struct conn *c, enum ibv_wr_opcode op, const void *local,
 int rt_rdma_read_wait(struct conn *c, void *dst, uint64_t va, uint32_t rkey,
 		      uint32_t len);
 
-void rt_probe(const struct rt_probe *p, int cross);
+int rt_probe(const struct rt_probe *p, int cross);
 
 int rt_serve(const struct rt_target *t, const char *addr, const char *port,
 	     const char *what);

@@ -132,5 +132,79 @@ else
 fi
 HOSTILE_EXTRA=
 
+# Removal of a target that stalls our send queue (issue 32, item 2). The
+# target leaves a 4 KiB read unanswered and posts no receive buffer again
+# (stall: its SRP_CRED_REQs make us fill those still posted), so every
+# SEND of ours waits, receiver not ready, for ever; keep-alive is off (a
+# target can force that by refusing its probe). Then "delete": the read
+# times out while scsi_remove_host() waits for it, its ABORT TASK stalls
+# behind it, the channel is marked down after 5 s with its QP still up,
+# the host reset cannot reconnect a target being removed, and the error
+# handler completes the read to sg_raw. The target probes the read's
+# buffer every 2 ms from the stall on (-R). A subshell appends
+# TRIGGER_DONE to the target's log (both append) when sg_raw returns, so
+# the log orders every probe against the completion.
+stall_probe_before() {
+	awk '/^TRIGGER_DONE/ { exit } /^PROBE .* status=success$/ { n++ }
+	     END { print n + 0 " successful probes before the completion"; exit !n }' $FAKE_LOG
+}
+# After the completion the QP must not let the write in. Here it cannot
+# stay up (the target is being removed: the driver moves it to the error
+# state and drains it before the error handler completes the read, and
+# disconnects it soon after), so remote access error is not what to
+# expect: a QP in the error state answers nothing. So: no probe succeeds
+# once TRIGGER_DONE is in the log; the series (it stops at its first
+# failure) ends with a probe the command's QP never answered; and the
+# driver logged the fence. With the channel's own PD no other QP can use
+# the rkey. What this cannot see is a window between the completion and
+# the teardown shorter than sg_raw's return plus the subshell's echo
+# (tens of ms here): main's driver had one of about 40 ms (and panicked
+# at its end, boot 20261206-182220).
+stall_probe_after() {
+	awk '/^TRIGGER_DONE/ { done = 1; next }
+	     /^PROBE_POST / { last = $0; sub(/.* seq=/, "", last) }
+	     /^PROBE / {
+		st = $0; sub(/.* status=/, "", st)
+		sq = $0; sub(/.* seq=/, "", sq); sub(/ .*/, "", sq)
+		end[sq] = st
+		if (done) { print "after the completion: " st; if (st == "success") bad++ }
+	     }
+	     END {
+		if (!done) { print "no TRIGGER_DONE"; exit 1 }
+		st = end[last]
+		print "last probe posted (seq " last "): " st
+		ok = st ~ /^no completion/ || st == "transport retry counter exceeded" ||
+		     st == "Work Request Flushed Error"
+		exit !(ok && !bad)
+	     }' $FAKE_LOG | sort | uniq -c
+	[ ${PIPESTATUS[0]} -eq 0 ] &&
+		lab_log_has "host reset failed: [0-9]+ channel QPs moved to the error state and drained"
+}
+m="stall, rport delete"
+HOSTILE_EXTRA=keepalive=0
+if hostile_login stall -P 2 -R; then
+	( hostile_trigger_in 10; echo "TRIGGER_DONE rc=$?" >> $FAKE_LOG ) &
+	trig=$!
+	check "$m: the target stalls our sends (no receive posted)" \
+		hostile_fake_saw "^STALL conn=" 30
+	echo delete > /sys/class/srp_remote_ports/port-$HOSTILE_HOST:1/delete
+	lab_wait 120 hostile_fake_saw "^TRIGGER_DONE" 1
+	wait $trig
+	rc=$(sed -n 's/^TRIGGER_DONE rc=//p' $FAKE_LOG)
+	check "$m: the stalled read fails (sg_raw rc=$rc)" test "${rc:-0}" -ne 0
+	check "$m: while outstanding, the probe reaches its buffer" stall_probe_before
+	check "$m: from its completion on, no probe gets in (none succeeds; the last one gets no answer: the QP is in the error state, fenced before the completion)" \
+		stall_probe_after
+	lab_note "$m: $(grep -E '^(STALL |STALLING|TSK_MGMT|TRIGGER_DONE|CM )' $FAKE_LOG | tr '\n' ' ')"
+	lab_note "$m: $(grep -c '^PROBE_POST' $FAKE_LOG) probes posted; around the completion: $(grep -E '^(PROBE|TRIGGER_DONE)' $FAKE_LOG | grep -B3 -A3 '^TRIGGER_DONE' | tr '\n' ' ')"
+	check "$m: no SCSI host or rport left" lab_wait 90 hostile_no_hosts
+else
+	fail "$m: login"
+fi
+hostile_fake_stop
+HOSTILE_HOST=
+HOSTILE_DEV=
+HOSTILE_EXTRA=
+
 check "no SRP hosts at the end" hostile_no_hosts
 check "ib_srp unloads" lab_unload ib_srp

@@ -22,6 +22,7 @@
 #include "tmf.h"
 #include "cmd.h"
 #include "eh.h"
+#include "rport.h"
 
 /*
  * SUCCESS for a command the driver no longer owns: claimed, and completed
@@ -97,6 +98,11 @@ int srp_eh_device_reset(struct scsi_cmnd *scmnd)
  * srp_eh_host_reset() - reconnect every channel
  * @scmnd: a command of the host
  *
+ * A reconnect drains every old channel before it completes what they
+ * carried. One that fails may have done neither (a target being removed,
+ * an rport lost), and the error handler completes its commands whatever
+ * we return: the channels are fenced first (srp_rport_fence()).
+ *
  * Return: SUCCESS or FAILED.
  */
 int srp_eh_host_reset(struct scsi_cmnd *scmnd)
@@ -105,5 +111,8 @@ int srp_eh_host_reset(struct scsi_cmnd *scmnd)
 
 	shost_printk(KERN_WARNING, target->shost,
 		     "host reset: reconnecting\n");
-	return srp_reconnect_rport(target->rport) == 0 ? SUCCESS : FAILED;
+	if (!srp_reconnect_rport(target->rport))
+		return SUCCESS;
+	srp_rport_fence(target);
+	return FAILED;
 }

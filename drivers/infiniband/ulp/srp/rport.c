@@ -478,6 +478,50 @@ void srp_rport_terminate_io(struct srp_rport *rport)
 }
 
 /**
+ * srp_rport_fence() - end the target's access to every command's data
+ * @target: the target; its host reset just failed
+ *
+ * A host reset that fails hands every command of the error handler back
+ * to the SCSI midlayer, which completes them, and their pages are reused.
+ * Commands the driver claimed before (srp_rport_terminate_io() when the
+ * reset cannot reconnect, a response, an abort) may still wait for the
+ * LOCAL_INV of their MRs, and it waits behind whatever stalls the send
+ * queue: a target that withholds its receive buffers stalls it for good,
+ * with keep-alive off nothing notices, and a target being removed is not
+ * reconnected. So every channel that still has a QP is marked down and
+ * drained here: its QP in the error state answers no RDMA request, its
+ * PD is its own, and once the drain returns every LOCAL_INV posted on it
+ * has completed (flushed) through srp_inv_done(), so no claimed command
+ * is still completing when error handling gives its commands back. The
+ * channels keep their resources: a reconnect or the removal releases
+ * them, both under the rport mutex or after error handling ended.
+ *
+ * Context: process context (the SCSI error handler); takes the rport
+ * mutex.
+ */
+void srp_rport_fence(struct srp_target *target)
+{
+	struct srp_rport *rport = target->rport;
+	unsigned int i, n = 0;
+
+	mutex_lock(&rport->mutex);
+	for (i = 0; i < target->ch_count; i++) {
+		struct srp_channel *ch = &target->ch[i];
+
+		if (!ch->queue.qp)
+			continue;
+		srp_ch_mark_down(ch);
+		rdi_queue_drain(&ch->queue);
+		n++;
+	}
+	mutex_unlock(&rport->mutex);
+	if (n)
+		shost_printk(KERN_WARNING, target->shost,
+			     "host reset failed: %u channel QPs moved to the error state and drained; no command's data is reachable any more\n",
+			     n);
+}
+
+/**
  * srp_rport_attach() - create the rport port-<host>:1 of a target
  * @target: target whose SCSI host was added
  *
