@@ -18,8 +18,13 @@
 #    still cut: the unload ends every linger at once and returns; no id of
 #    ours is left, the kernel reports nothing. After the restore ib_iser
 #    loads and logs in again.
-# Before the fix (main 20007ee) ours destroyed the id as soon as the
-# connection was released: the first check fails there.
+# Before the fix ours destroyed the id as soon as the connection was
+# released: on main 20007ee (boot 20261206-191721) both "lingers" checks,
+# cm_closed=1 (no such tracepoint) and "LIO has no session of ours left"
+# failed: LIO, too, still had the cut session 30 s after the restore.
+# Green with the fix (boot 20261206-191606: the id went 4 s after the
+# restore, 6.4 s after its release, cm_closed=1; unload under the cut
+# returned).
 #
 # Ours only: the in-tree ib_iser also keeps the id until the CM reports
 # the end of the disconnect, with no bound of its own, and its unload
