@@ -397,9 +397,11 @@ done
 echo 0 > /sys/kernel/tracing/events/ib_iser/enable 2>/dev/null
 check "no iser session left" iser_no_session
 check "ib_iser unloads" iser_unload
-# After a path cut (--long) this fails with ours, not in-tree: the cut
-# dropped the failed connection's DREQ and ours destroys the cm_id at
-# once, which ends the DREQ's retransmissions, so tgt keeps the old
-# connection (its QP in RTS, its I_T nexus) and "delete system" waits for
-# it (docs/lab.md, "tgt keeps the cut connection after ours' recovery").
+# After path cuts (--long) this failed with ours before it kept a
+# released connection's cm_id until the CM had finished the disconnect:
+# the cut dropped the failed connection's DREQ, destroying the id ended
+# its retransmissions, and tgt kept the old connection (its QP in RTS,
+# its I_T nexus), which "delete system" waits for (docs/lab.md, "tgt
+# kept the cut connection after ours' recovery"; red on main 20007ee with
+# TGT_PHASES=cut:reordered TGT_ROUNDS=2, boot 20261206-182442).
 check "tgtd stops" tgt_down || tgt_state

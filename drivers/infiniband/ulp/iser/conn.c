@@ -11,20 +11,36 @@
  *      drain completes locally once the QP is in the error state.
  *   2. iser_conn_put() drops a reference; the last one (endpoint
  *      disconnected and iscsi_conn unbound) queues the release on
- *      iser_conn_wq, which destroys the cm_id first, so no CM event can
- *      run, then MR pool, QP, CQ, buffers and the device.
+ *      iser_conn_wq, which frees the MR pool, QP, CQ, buffers and the
+ *      device, and keeps the cm_id.
+ *   3. The cm_id is destroyed, and the connection freed, once the CM has
+ *      finished the disconnect step 1 started: the DREQ was answered (or
+ *      the CM gave up on it: RDMA_CM_EVENT_DISCONNECTED) or the time wait
+ *      that follows ended (RDMA_CM_EVENT_TIMEWAIT_EXIT); at the latest
+ *      ISER_CM_LINGER_SECS after the release (iser_conn_destroy_work()).
  *
- * The release is asynchronous because rdma_destroy_id() waits until the
- * IB CM has dropped every reference on its id, and a DREQ, REJ or MRA the
- * CM has handed to the device keeps one until the device completes that
- * send; on a fabric that does not take packets (soft-RoCE retries a send
- * its netdev refuses until the netdev takes it) that is as long as the
- * fabric stays down. iscsid calls ep_disconnect and stop_conn, and
- * scsi_transport_iscsi's cleanup work calls both under the connection's
- * ep_mutex, so a release in their context blocked iscsid (and anything
- * reading the connection's address) for as long. Until the release work
- * has destroyed the cm_id, a late CM event finds the connection DOWN and
- * does nothing.
+ * Why the cm_id lingers: destroying an IB CM id whose DREQ is still
+ * unanswered cancels the DREQ's retransmissions. When the connection
+ * failed because the path stopped carrying packets, the first DREQ is
+ * lost with everything else, and the target, which saw no error of its
+ * own (its QP has nothing to send, or gets no retry-exceeded before the
+ * path is back), never learns that the connection ended: tgt kept such a
+ * connection, its QP in RTS and its I_T nexus, until it was killed (issue
+ * 40). Kept alive, the id resends the DREQ until the path is back.
+ * Nobody waits for that: the release is already done, and the linger is a
+ * delayed work, so no worker sleeps through it either.
+ *
+ * The release and the destruction are asynchronous because
+ * rdma_destroy_id() waits until the IB CM has dropped every reference on
+ * its id, and a DREQ, REJ or MRA the CM has handed to the device keeps one
+ * until the device completes that send; on a fabric that does not take
+ * packets (soft-RoCE retries a send its netdev refuses until the netdev
+ * takes it) that is as long as the fabric stays down. iscsid calls
+ * ep_disconnect and stop_conn, and scsi_transport_iscsi's cleanup work
+ * calls both under the connection's ep_mutex, so a release in their
+ * context blocked iscsid (and anything reading the connection's address)
+ * for as long. Until the cm_id is destroyed, a late CM event finds the
+ * connection DOWN and at most ends the linger (iser_conn_cm_closed()).
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -80,6 +96,19 @@ MODULE_PARM_DESC(rx_data_max,
 		 "Data bytes one receive buffer holds; logins declare no more (default 8192, 512..16777215)");
 
 /*
+ * How long a released connection keeps its cm_id for the CM to finish the
+ * disconnect (see the top of this file). The CM bounds that itself: on
+ * RoCE, Debian 12's RDMA/CM gives a DREQ 15 retries, each after about
+ * 6.1 s (twice the packet lifetime of 2^18 * 4.096 us plus the response
+ * timeout of 2^20 * 4.096 us), and reports RDMA_CM_EVENT_DISCONNECTED
+ * after the last, about 98 s after the first. This is a backstop above
+ * that, for a CM that reports nothing (a DREQ its device never sends), and
+ * the replacement timeout open-iscsi gives a session by default: a path
+ * back while iscsid still recovers the session carries the DREQ too.
+ */
+#define ISER_CM_LINGER_SECS	120
+
+/*
  * A send queue that holds work and completes none of it for this long
  * fails its connection (iser_sq_watchdog()). A correct target keeps a
  * receive posted for everything the initiator may send and its device
@@ -133,19 +162,57 @@ void iser_set_state(struct iser_conn *ic, enum iser_conn_state state)
 /*
  * The release of a connection nobody references any more: endpoint
  * disconnected, iscsi_conn unbound, so no iscsi_transport op reaches it.
- * Its cm_id's handler still may, until iser_conn_free_hw() has destroyed
- * the cm_id (which may wait for the fabric).
+ * Frees its device resources and queues the destruction of its cm_id:
+ * at once unless the CM still has to finish a disconnect we started,
+ * which ends the linger (iser_conn_cm_closed()). Under state_mutex, which
+ * the CM handler holds, so that a CM event either comes before and is
+ * seen here, or after and finds ISER_CONN_F_RELEASED set.
  */
 static void iser_conn_release_work(struct work_struct *work)
 {
 	struct iser_conn *ic = container_of(work, struct iser_conn,
 					    release_work);
+	unsigned long delay = 0;
 
 	del_timer_sync(&ic->sq_timer);
 	iser_conn_free_hw(ic);
+	mutex_lock(&ic->state_mutex);
+	if (ic->cm_id && test_bit(ISER_CONN_F_DISCONNECTING, &ic->flags) &&
+	    !test_bit(ISER_CONN_F_CM_CLOSED, &ic->flags))
+		delay = ISER_CM_LINGER_SECS * HZ;
+	ic->released = jiffies;
+	set_bit(ISER_CONN_F_RELEASED, &ic->flags);
+	queue_delayed_work(iser_conn_wq, &ic->destroy_work, delay);
+	mutex_unlock(&ic->state_mutex);
+}
+
+/*
+ * The end of a released connection: its cm_id, then the struct. Runs once
+ * the linger ended (iser_conn_cm_closed(), iser_conn_wq_destroy()) or
+ * timed out. A kick that comes while this runs requeues the work: the
+ * cancel after rdma_destroy_id(), when neither the CM handler nor
+ * iser_conn_wq_destroy() can reach @ic any more, drops it again.
+ */
+static void iser_conn_destroy_work(struct work_struct *work)
+{
+	struct iser_conn *ic = container_of(to_delayed_work(work),
+					    struct iser_conn, destroy_work);
+	bool closed = test_bit(ISER_CONN_F_CM_CLOSED, &ic->flags);
+	unsigned int ms = jiffies_to_msecs(jiffies - ic->released);
+
 	mutex_lock(&iser_conns_mutex);
 	list_del(&ic->entry);
 	mutex_unlock(&iser_conns_mutex);
+	if (ic->cm_id) {
+		trace_iser_cm_id_destroy(ic, ms, closed);
+		if (test_bit(ISER_CONN_F_DISCONNECTING, &ic->flags) && !closed &&
+		    ms >= ISER_CM_LINGER_SECS * MSEC_PER_SEC)
+			dev_warn(&ic->cm_id->device->dev,
+				 "%pISpc: the disconnect was not completed in %u s; destroying the connection's CM id\n",
+				 &ic->cm_id->route.addr.dst_addr, ms / 1000);
+	}
+	iser_conn_destroy_id(ic);
+	cancel_delayed_work(&ic->destroy_work);
 	rdi_stats_free(&ic->stats);
 	kfree(ic);
 }
@@ -232,6 +299,7 @@ struct iser_conn *iser_conn_alloc(void)
 	timer_setup(&ic->sq_timer, iser_sq_watchdog, 0);
 	INIT_WORK(&ic->err_work, iser_conn_err_work);
 	INIT_WORK(&ic->release_work, iser_conn_release_work);
+	INIT_DELAYED_WORK(&ic->destroy_work, iser_conn_destroy_work);
 	mutex_init(&ic->state_mutex);
 	init_completion(&ic->established);
 	ic->state = ISER_CONN_CONNECTING;
@@ -447,7 +515,8 @@ void iser_conn_terminate(struct iser_conn *ic)
 	case ISER_CONN_UP:
 	case ISER_CONN_TERMINATING:
 		/* Only a QP that reached RTS has work requests to flush. */
-		rdma_disconnect(ic->cm_id);
+		if (!rdma_disconnect(ic->cm_id))
+			set_bit(ISER_CONN_F_DISCONNECTING, &ic->flags);
 		rdi_queue_drain(&ic->queue);
 		break;
 	case ISER_CONN_DOWN:
@@ -465,29 +534,62 @@ void iser_conn_terminate(struct iser_conn *ic)
  * iser_conn_free_hw() - free everything a connection holds on its device
  * @ic: connection, terminated (QP drained)
  *
- * Destroys the cm_id first, so no CM event can run afterwards, then the
- * MR pool, QP and CQ (rdi_queue_destroy()), the buffers, the PD and the
- * device reference. Called by the release of the last reference or, earlier, by
- * device removal; the connection object itself stays valid and every user
- * checks @ic->queue.qp before touching the device.
+ * Frees the MR pool, QP and CQ (rdi_queue_destroy()), the buffers, the PD
+ * and the device reference; the cm_id stays (iser_conn_destroy_id()), and
+ * the CM forgets the QP. Called by the release of the last reference or,
+ * earlier, by device removal; the connection object itself stays valid
+ * and every user checks @ic->queue.qp before touching the device. A CM
+ * event that runs meanwhile finds the connection DOWN and touches none of
+ * this.
  *
- * Context: process, not under @ic->state_mutex (the CM handler takes it).
+ * Context: process.
  */
 void iser_conn_free_hw(struct iser_conn *ic)
 {
-	if (ic->cm_id) {
-		rdma_destroy_id(ic->cm_id);
-		ic->cm_id = NULL;
-	}
 	if (!ic->queue.qp)
 		return;
-	rdi_queue_destroy(&ic->queue, NULL);
+	rdi_queue_destroy(&ic->queue, ic->cm_id);
 	iser_rx_ring_free(ic, &ic->rx);
 	iser_login_bufs_free(ic);
 	ib_dealloc_pd(ic->pd);
 	ic->pd = NULL;
 	rdi_device_put(ic->dev);
 	ic->dev = NULL;
+}
+
+/**
+ * iser_conn_destroy_id() - destroy a connection's cm_id
+ * @ic: connection whose device resources are freed (iser_conn_free_hw())
+ *
+ * Once this returns no CM event runs for @ic any more. Idempotent.
+ *
+ * Context: process, not under @ic->state_mutex (the CM handler takes it);
+ * may wait for the fabric (see the top of this file).
+ */
+void iser_conn_destroy_id(struct iser_conn *ic)
+{
+	if (!ic->cm_id)
+		return;
+	rdma_destroy_id(ic->cm_id);
+	ic->cm_id = NULL;
+}
+
+/**
+ * iser_conn_cm_closed() - the CM has finished with a connection
+ * @ic: connection whose cm_id reported RDMA_CM_EVENT_DISCONNECTED,
+ *      TIMEWAIT_EXIT or DEVICE_REMOVAL
+ *
+ * Ends the linger of a released connection (its cm_id is destroyed now);
+ * before the release, it keeps the release from starting one.
+ *
+ * Context: the CM handler, @ic->state_mutex held.
+ */
+void iser_conn_cm_closed(struct iser_conn *ic)
+{
+	lockdep_assert_held(&ic->state_mutex);
+	set_bit(ISER_CONN_F_CM_CLOSED, &ic->flags);
+	if (test_bit(ISER_CONN_F_RELEASED, &ic->flags))
+		mod_delayed_work(iser_conn_wq, &ic->destroy_work, 0);
 }
 
 static void iser_conn_release(struct kref *ref)
@@ -516,7 +618,10 @@ void iser_conn_put(struct iser_conn *ic)
  *
  * Device removal calls it, after it has freed the device resources of the
  * connections it could still take a reference on, for those whose release
- * was already queued: they hold the device until their work has run.
+ * was already queued: they hold the device until their work has run. A
+ * released connection whose cm_id lingers holds nothing of the device but
+ * the id, and RDMA/CM's own removal, which comes after ours, ends that
+ * linger with RDMA_CM_EVENT_DEVICE_REMOVAL and waits for the id.
  *
  * Context: process; may wait for the fabric (see the top of this file).
  */
@@ -543,11 +648,27 @@ int iser_conn_wq_create(void)
 }
 
 /**
- * iser_conn_wq_destroy() - run the reports and releases still queued,
- * then free the workqueue; undoes iser_conn_wq_create()
+ * iser_conn_wq_destroy() - run the reports and releases still queued, end
+ *	every linger, then free the workqueue; undoes iser_conn_wq_create()
+ *
+ * At module unload no connection is referenced any more, but cm_ids may
+ * still linger for the CM (see the top of this file): they are destroyed
+ * now, not after ISER_CM_LINGER_SECS, and the DREQs they still resend go
+ * with them. No delayed work may outlive the workqueue.
+ *
+ * Context: process; may wait for the fabric.
  */
 void iser_conn_wq_destroy(void)
 {
+	struct iser_conn *ic;
+
+	/* every release queued so far has queued its destruction */
+	flush_workqueue(iser_conn_wq);
+	mutex_lock(&iser_conns_mutex);
+	list_for_each_entry(ic, &iser_conns, entry)
+		if (test_bit(ISER_CONN_F_RELEASED, &ic->flags))
+			mod_delayed_work(iser_conn_wq, &ic->destroy_work, 0);
+	mutex_unlock(&iser_conns_mutex);
 	destroy_workqueue(iser_conn_wq);
 }
 

@@ -8,8 +8,9 @@
  *      then unbinds the connection, disconnects the endpoint and stops the
  *      connection on its own, which frees every task's registration;
  *   2. wait (bounded) for that unbind;
- *   3. terminate and free the connection's device resources; the
- *      connection object lives on until its endpoint is disconnected;
+ *   3. terminate and free the connection's device resources and its
+ *      cm_id; the connection object lives on until its endpoint is
+ *      disconnected;
  *   4. wait for the releases already queued of connections on any device
  *      (iser_conn_flush_releases()): they still hold theirs.
  * Sessions then recover through another device or fail after their
@@ -38,6 +39,8 @@ static void iser_remove_one(struct ib_device *ibdev, void *client_data)
 		iser_conn_terminate(ic);
 		mutex_unlock(&ic->state_mutex);
 		iser_conn_free_hw(ic);
+		/* the device goes: no DREQ of it will be answered */
+		iser_conn_destroy_id(ic);
 		iser_conn_put(ic);
 	}
 	iser_conn_flush_releases();

@@ -121,9 +121,12 @@ static int iser_cm_handler(struct rdma_cm_id *cm_id,
 			iser_cm_fail(ic, -ECONNREFUSED);
 		break;
 	case RDMA_CM_EVENT_DISCONNECTED:
-	case RDMA_CM_EVENT_ADDR_CHANGE:
 	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/* the CM is done: a released connection's cm_id may go */
+		iser_conn_cm_closed(ic);
+		fallthrough;
+	case RDMA_CM_EVENT_ADDR_CHANGE:
 		if (ic->state == ISER_CONN_UP) {
 			iser_set_state(ic, ISER_CONN_TERMINATING);
 			iser_conn_error(ic);

@@ -19,6 +19,9 @@
  * disconnected and the iscsi_conn is stopped or destroyed, whichever order
  * iscsid and scsi_transport_iscsi choose. The release runs on a workqueue:
  * destroying the RDMA/CM id may wait for the fabric, iscsid never does.
+ * The RDMA/CM id, and the struct with it, outlive the release until the
+ * CM has finished the disconnect (conn.c), so that the target learns that
+ * the connection ended even when the DREQ had to wait for a path.
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
@@ -119,12 +122,16 @@ enum {
 	ISER_CONN_F_DRAINED,	/* QP in the error state and drained */
 	ISER_CONN_F_REPORT,	/* failure not yet reported to libiscsi */
 	ISER_CONN_F_FENCE,	/* an rkey stayed valid: QP to the error state */
+	ISER_CONN_F_DISCONNECTING, /* rdma_disconnect() sent a DREQ or DREP */
+	ISER_CONN_F_CM_CLOSED,	/* the CM reported the connection closed */
+	ISER_CONN_F_RELEASED,	/* @destroy_work queued: kicks may requeue it */
 };
 
 /**
  * struct iser_conn - one RDMA connection of an iSER endpoint
  * @ep:            endpoint owning this connection, NULL once disconnected
- * @cm_id:         rdma_cm identifier; its handler runs under @state_mutex
+ * @cm_id:         rdma_cm identifier; its handler runs under @state_mutex.
+ *                 Destroyed by @destroy_work, or by device removal
  * @dev:           rdi_core device (registration limits)
  * @pd:            protection domain of this connection alone: its QP, its
  *                 MRs and the local DMA lkey of its buffers. Another QP of
@@ -178,8 +185,13 @@ enum {
  *                 error state when asked to, outside the locks the failure
  *                 was seen under (iser_conn_error()); on iser_conn_wq,
  *                 holding a reference while queued
- * @release_work:  frees the connection on iser_conn_wq once the last
- *                 reference is gone (iser_conn_put())
+ * @release_work:  frees the connection's device resources on
+ *                 iser_conn_wq once the last reference is gone
+ *                 (iser_conn_put()), then queues @destroy_work
+ * @destroy_work:  destroys @cm_id and frees the connection, once the CM
+ *                 has closed the connection it was asked to or after
+ *                 ISER_CM_LINGER_SECS (conn.c)
+ * @released:      jiffies when @release_work queued @destroy_work
  */
 struct iser_conn {
 	struct iscsi_endpoint	*ep;
@@ -215,6 +227,8 @@ struct iser_conn {
 	bool			removing;
 	struct work_struct	err_work;
 	struct work_struct	release_work;
+	struct delayed_work	destroy_work;
+	unsigned long		released;
 };
 
 /**
@@ -337,6 +351,8 @@ void iser_conn_put(struct iser_conn *ic);
 struct iser_conn *iser_conn_next_on_device(struct ib_device *ibdev);
 void iser_conn_unbound(struct iser_conn *ic);
 bool iser_conn_wait_unbound(struct iser_conn *ic, unsigned long timeout);
+void iser_conn_destroy_id(struct iser_conn *ic);
+void iser_conn_cm_closed(struct iser_conn *ic);
 void iser_conn_flush_releases(void);
 int iser_conn_wq_create(void);
 void iser_conn_wq_destroy(void);

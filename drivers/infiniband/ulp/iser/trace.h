@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause */
 /*
  * ib_iser tracepoints: connection state changes, command submission with
- * the registration advertised, received PDUs, and failed completions.
+ * the registration advertised, received PDUs, failed completions, and
+ * the destruction of a released connection's cm_id: how long after the
+ * release, and whether the CM had finished the disconnect.
  *
  *   echo 1 > /sys/kernel/tracing/events/ib_iser/enable
  *
@@ -82,6 +84,19 @@ TRACE_EVENT(iser_wc_error,
 	    TP_printk("conn=%p status=%d opcode=%d vendor_err=0x%x",
 		      __entry->conn, __entry->status, __entry->opcode,
 		      __entry->vendor_err)
+);
+
+TRACE_EVENT(iser_cm_id_destroy,
+	    TP_PROTO(const void *conn, unsigned int lingered_ms, bool closed),
+	    TP_ARGS(conn, lingered_ms, closed),
+	    TP_STRUCT__entry(__field(const void *, conn)
+			     __field(unsigned int, lingered_ms)
+			     __field(bool, closed)),
+	    TP_fast_assign(__entry->conn = conn;
+			   __entry->lingered_ms = lingered_ms;
+			   __entry->closed = closed;),
+	    TP_printk("conn=%p lingered_ms=%u cm_closed=%d", __entry->conn,
+		      __entry->lingered_ms, __entry->closed)
 );
 
 #endif /* ISER_TRACE_H */
