@@ -971,11 +971,11 @@ static void probe_again(void)
 		return;
 	c = rt_conn_by_n(repeat_cmd.probe.conn);
 	if (probe_cross || !c) {
-		/* -X, or the connection went: the next probe logs the outcome */
-		if (!c && repeat_due == 0)
-			repeat_due = -1;
-		if (probe_cross)
-			repeat_due = -1;
+		/*
+		 * -X, or the connection went: the series ends. Left due, it
+		 * would make actions_wait() return 0 for ever, a busy loop.
+		 */
+		repeat_due = -1;
 		return;
 	}
 	if (c->probe_pending)
