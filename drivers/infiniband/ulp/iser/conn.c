@@ -339,6 +339,32 @@ struct iser_conn *iser_conn_next_on_device(struct ib_device *ibdev)
 }
 
 /**
+ * iser_conn_next_held() - a connection whose endpoint iscsid still holds
+ *
+ * For module unload, once the transport is unregistered: no ep_connect or
+ * ep_disconnect can come any more, so nothing but the caller changes
+ * &iser_conn.ep, and the endpoint's reference keeps the connection until
+ * the caller disconnects it.
+ *
+ * Return: the endpoint of a connection not yet disconnected, or NULL.
+ */
+struct iscsi_endpoint *iser_conn_next_held(void)
+{
+	struct iscsi_endpoint *ep = NULL;
+	struct iser_conn *ic;
+
+	mutex_lock(&iser_conns_mutex);
+	list_for_each_entry(ic, &iser_conns, entry) {
+		if (ic->ep) {
+			ep = ic->ep;
+			break;
+		}
+	}
+	mutex_unlock(&iser_conns_mutex);
+	return ep;
+}
+
+/**
  * iser_conn_unbound() - wake those waiting for a connection to be unbound
  * @ic: connection whose &iser_conn.iscsi_conn was just cleared
  */
