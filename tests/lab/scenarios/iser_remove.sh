@@ -17,6 +17,43 @@ lab_net_up
 lab_iser_target_up 2
 lab_iscsid_up
 check "ib_iser loads" lab_iser_load
+
+# Issue 32 item 5: ib_iser unloaded while a connection still resolves its
+# address. The portal is routed over a veth pair of its own whose far end
+# has no such address, so its ARP goes unanswered and the resolution
+# waits for its timeout (ISER_RESOLVE_TIMEOUT_MS, 1 s); iscsiadm's
+# discovery holds the endpoint meanwhile. Nothing then ends the CM id but
+# the unload itself: left alive, its resolution's end ran the unloaded
+# module's handler.
+UNL_IP=203.0.113.9
+ip link add unl0 type veth peer name unl1
+ip link set unl0 up
+ip link set unl1 up
+ip route add $UNL_IP/32 dev unl0
+lab_log_mark
+iscsiadm -m discovery -t st -p $UNL_IP:$ISER_PORT -I iser >/dev/null 2>&1 &
+unl_disc=$!
+unl_resolving() { ip neigh show $UNL_IP dev unl0 | grep -q INCOMPLETE; }
+# rmmod, retried for 0.8 s: iscsiadm holds the module only while one of
+# its requests runs.
+unl_unload() {
+	local end=$((${EPOCHREALTIME/./} + 800000))
+	until rmmod ib_iser 2>/dev/null; do
+		[ ${EPOCHREALTIME/./} -lt $end ] || return 1
+		sleep 0.02
+	done
+}
+check "unload during resolution: the address resolution is pending" lab_wait 5 unl_resolving
+check "unload during resolution: ib_iser unloads" unl_unload
+[ "$DRIVER" = ours ] &&
+	check "unload during resolution: the held endpoint was disconnected" \
+		lab_log_has "unloading: endpoint [0-9]+ was not disconnected by iscsid"
+sleep 2
+check "unload during resolution: no oops after the resolution's timeout" \
+	lab_log_lacks "BUG:|Oops|general protection"
+wait $unl_disc
+ip link del unl0
+check "ib_iser loads again" lab_iser_load
 check "login on $IP0" iser_login $IP0
 check "login on $IP1" iser_login $IP1
 check "2 disks on $IP1" iser_wait_disks $IP1 2

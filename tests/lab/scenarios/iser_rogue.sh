@@ -393,7 +393,7 @@ rogue_reset_stall target-reset-stall -t 6 "TARGET WARM RESET"
 # connection until it dropped what comes after the failure (boot
 # 20261203-082033: "TRIGGER conn=2" missing, sg_raw rc=0).
 rogue_case() {
-	local m=$1 why=$2 rc
+	local m=$1 why=$2 rc sid
 	shift 2
 	rogue_want $m || return 0
 	rogue_start $m "$@"
@@ -403,11 +403,14 @@ rogue_case() {
 		return
 	fi
 	lab_log_mark
+	sid=$(rogue_session)
+	[ $m = bad-opcode ] && rogue_stats_loop_start "${sid#session}"
 	rogue_trigger 10
 	rc=$?
 	check "$m: rogue target told the lie" lab_target_saw "^LIE $m conn=1"
 	check "$m: kernel log says so" lab_log_has "$IP0:$ROGUE_PORT: $why"
 	check "$m: the session logged in again" lab_target_saw "^LOGGED_IN conn=2" 60
+	[ $m = bad-opcode ] && rogue_stats_loop_check "$m"
 	if [ $rc -eq 0 ]; then
 		check "$m: the command succeeded only on the new connection" \
 			lab_target_saw "^TRIGGER conn=2 "
@@ -416,6 +419,36 @@ rogue_case() {
 	fi
 	check "$m: LUN usable" rogue_usable
 	rogue_logout_check "$m: logout"
+}
+
+# Issue 32 item 4: statistics read while the connection fails. iscsiadm
+# -m session -s asks ib_iser's get_stats over netlink, which nothing
+# orders against scsi_transport_iscsi's cleanup work unbinding (and
+# releasing) the failed connection; the read looped from just before the
+# lie until the session is back must leave the kernel clean (the boot's
+# log check; KASAN in the debug lab) and answer throughout.
+rogue_stats_loop_start() {
+	rm -f /tmp/rogue-stats.stop /tmp/rogue-stats.n
+	(
+		n=0 ok=0
+		while [ ! -e /tmp/rogue-stats.stop ]; do
+			iscsiadm -m session -r "$1" -s >/dev/null 2>&1 && ok=$((ok + 1))
+			n=$((n + 1))
+		done
+		echo "$n $ok" > /tmp/rogue-stats.n
+	) &
+	ROGUE_STATS_LOOP=$!
+}
+
+# rogue_stats_loop_check MODE: stop the loop; it read the statistics
+# before and after the failure.
+rogue_stats_loop_check() {
+	local n ok
+	touch /tmp/rogue-stats.stop
+	wait "$ROGUE_STATS_LOOP"
+	read -r n ok < /tmp/rogue-stats.n
+	check "$1: statistics read $ok times of $n while the connection failed and came back (smoke)" \
+		test "${ok:-0}" -ge 2
 }
 
 # Finding 7: Send with Invalidate the initiator did not offer...

@@ -16,8 +16,11 @@
 # identifier an IPv4-mapped GID makes (what ours sent before) refuses. In the
 # lab the initiator and the target share rxe0, so its GID 0 names both ends.
 #
+# Then src= (the login's source address) and topspin_workarounds.
+#
 # lab-drivers: ours intree
 . /lab/lib-srp.sh
+. /lab/lib-tools.sh
 
 lab_srpt_up 2
 srp_acl_v6 0
@@ -45,6 +48,32 @@ if [ "$DRIVER" = ours ]; then
 	check "IPv4 login: dest is $IP0:$SRP_PORT" dest_is $h "$IP0:$SRP_PORT"
 fi
 check "IPv4 logout" srp_logout $h
+
+# src= (issue 33's coverage): the login's source address. A second
+# address on rxe0's netdev as src=: the connection's local address is
+# that one, not the one the route to dest picks (ib_srpt cannot tell:
+# it names an RDMA/CM session by its own address); an address the host
+# does not have is refused. The address goes only after the logout: a
+# connection whose source address is deleted fails its sends (soft-RoCE:
+# "Failed allocating skb").
+src2=${IP0%.*}.2
+ip addr add $src2/24 dev $NETDEV0
+# cm_src_is ADDR: every RDMA/CM id on rxe0 towards the target port has
+# local address ADDR, and there is one.
+cm_src_is() {
+	local ids
+	ids=$(rdma resource show cm_id link $RXE0/1 | grep -F "dst-addr $IP0:$SRP_PORT")
+	echo "$ids"
+	[ -n "$ids" ] && ! echo "$ids" | grep -vqF "src-addr $1:"
+}
+h=$(lab_srp_login 0 "src=$src2") && pass "IPv4 login with src=$src2" ||
+	fail "IPv4 login with src=$src2"
+check "src=$src2: the connection's local address is $src2" cm_src_is $src2
+check "src=$src2: logout" srp_logout $h
+check "src=192.0.2.99 (not an address of this host) is refused" srp_add_target_fails 0 \
+	"id_ext=$g,ioc_guid=$g,dest=$IP0:$SRP_PORT,src=192.0.2.99"
+check "nothing left after the refused src= address" test -z "$(lab_srp_hosts)"
+ip addr del $src2/24 dev $NETDEV0
 
 # Keys whose effect shows (issue 33's coverage): max_cmd_per_lun is the
 # host's cmd_per_lun and each LUN's first queue depth; target_can_queue
@@ -234,6 +263,30 @@ check "GID port, rev. 10 ACL: an io_class=ff00 login" srp_add_target_ok 0 \
 check "GID port, rev. 10 ACL: the login has $nluns LUNs" srp_wait_disks "$(lab_srp_hosts | tail -1)" $nluns
 check "GID port, rev. 10 ACL: logout" srp_logout_all
 check "GID port removed" gid_port_rm
-check "rxe0's GUID target port back" lab_srpt_up $nluns
+
+# topspin_workarounds (issue 33's coverage): a target whose ioc_guid has a
+# Topspin/Cisco OUI (00:05:ad) gets the initiator port identifier those
+# targets want, eight zero bytes then the local node GUID, unless the
+# module parameter is 0. ib_srpt takes a login only with its own service
+# GUID as ioc_guid and id_ext, so it is reloaded with a Topspin one, and
+# the GID port's only ACL is the Topspin form.
+tsg=0005ad0000c0ffee
+ts_id=0x0000000000000000$(tr -d : < /sys/class/infiniband/$RXE0/node_guid)
+check "ib_srpt reloaded with service GUID $tsg" eval \
+	"tools_srpt_down && modprobe ib_srpt srpt_service_guid=0x$tsg && lab_srpt_up $nluns"
+check "GID port up again" gid_port_up
+check "GID port: the only ACL is $ts_id (Topspin form)" gid_port_acl $ts_id
+check "topspin_workarounds=1: a login to ioc_guid $tsg is taken" srp_add_target_ok 0 \
+	"id_ext=$tsg,ioc_guid=$tsg,initiator_ext=$ext,dest=$IP0:$SRP_PORT"
+check "topspin_workarounds=1: the login has $nluns LUNs" srp_wait_disks "$(lab_srp_hosts | tail -1)" $nluns
+check "topspin_workarounds=1: logout" srp_logout_all
+check "ib_srp reloads with topspin_workarounds=0" eval \
+	"lab_unload ib_srp && lab_srp_load topspin_workarounds=0"
+check "topspin_workarounds=0: the Topspin-form ACL refuses the login" srp_add_target_fails 0 \
+	"id_ext=$tsg,ioc_guid=$tsg,initiator_ext=$ext,dest=$IP0:$SRP_PORT"
+check "nothing left after the refused login" test -z "$(lab_srp_hosts)"
+check "GID port removed again" gid_port_rm
+check "ib_srpt back with its default service GUID" eval \
+	"tools_srpt_down && lab_srpt_up $nluns"
 srp_acl_v6 0
 check "ib_srp unloads" lab_unload ib_srp

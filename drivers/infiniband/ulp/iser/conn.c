@@ -68,11 +68,18 @@ static int iser_param_set_max_sectors(const char *val,
 	return param_set_uint_minmax(val, kp, 8, UINT_MAX);
 }
 
+/*
+ * Each connection takes one receive buffer of rx_data_max bytes from
+ * kmalloc (iser_login_bufs_alloc()), which gives at most KMALLOC_MAX_SIZE
+ * (4 MiB on x86-64): a larger value, allowed by iSCSI, could only fail
+ * every login, with an allocation warning.
+ */
 static int iser_param_set_rx_data_max(const char *val,
 				      const struct kernel_param *kp)
 {
 	return param_set_uint_minmax(val, kp, ISCSI_MIN_MAX_RECV_SEG_LEN,
-				     ISCSI_MAX_MAX_RECV_SEG_LEN);
+				     min_t(unsigned long, KMALLOC_MAX_SIZE,
+					   ISCSI_MAX_MAX_RECV_SEG_LEN));
 }
 
 static const struct kernel_param_ops iser_max_sectors_ops = {
@@ -93,7 +100,7 @@ MODULE_PARM_DESC(max_sectors,
 static unsigned int iser_rx_data_max = ISCSI_DEF_MAX_RECV_SEG_LEN;
 module_param_cb(rx_data_max, &iser_rx_data_max_ops, &iser_rx_data_max, 0444);
 MODULE_PARM_DESC(rx_data_max,
-		 "Data bytes one receive buffer holds; logins declare no more (default 8192, 512..16777215)");
+		 "Data bytes one receive buffer holds; logins declare no more (default 8192, 512 up to the largest kmalloc, 4194304 on x86-64)");
 
 /*
  * How long a released connection keeps its cm_id for the CM to finish the
@@ -336,6 +343,32 @@ struct iser_conn *iser_conn_next_on_device(struct ib_device *ibdev)
 	}
 	mutex_unlock(&iser_conns_mutex);
 	return NULL;
+}
+
+/**
+ * iser_conn_next_held() - a connection whose endpoint iscsid still holds
+ *
+ * For module unload, once the transport is unregistered: no ep_connect or
+ * ep_disconnect can come any more, so nothing but the caller changes
+ * &iser_conn.ep, and the endpoint's reference keeps the connection until
+ * the caller disconnects it.
+ *
+ * Return: the endpoint of a connection not yet disconnected, or NULL.
+ */
+struct iscsi_endpoint *iser_conn_next_held(void)
+{
+	struct iscsi_endpoint *ep = NULL;
+	struct iser_conn *ic;
+
+	mutex_lock(&iser_conns_mutex);
+	list_for_each_entry(ic, &iser_conns, entry) {
+		if (ic->ep) {
+			ep = ic->ep;
+			break;
+		}
+	}
+	mutex_unlock(&iser_conns_mutex);
+	return ep;
 }
 
 /**

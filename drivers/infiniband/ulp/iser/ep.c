@@ -359,6 +359,29 @@ void iser_ep_disconnect(struct iscsi_endpoint *ep)
 }
 
 /**
+ * iser_ep_disconnect_all() - disconnect the endpoints iscsid still holds
+ *
+ * At module unload, once the transport is unregistered, iscsid can no
+ * longer disconnect an endpoint it got from ep_connect. A connection still
+ * resolving its address or route, logging in, or connected but never
+ * bound would keep a CM id whose next event runs this module's handler
+ * after the module is gone. Each is disconnected as ep_disconnect does;
+ * the CM ids go with the releases that iser_conn_wq_destroy() waits for.
+ *
+ * Context: process, module unload.
+ */
+void iser_ep_disconnect_all(void)
+{
+	struct iscsi_endpoint *ep;
+
+	while ((ep = iser_conn_next_held())) {
+		pr_warn("unloading: endpoint %d was not disconnected by iscsid; disconnecting it\n",
+			ep->id);
+		iser_ep_disconnect(ep);
+	}
+}
+
+/**
  * iser_ep_get_param() - report endpoint addresses (iscsi_transport op)
  * @ep:    endpoint
  * @param: ISCSI_PARAM_CONN_ADDRESS or ISCSI_PARAM_CONN_PORT

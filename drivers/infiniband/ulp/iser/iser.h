@@ -349,6 +349,7 @@ int iser_conn_create_qp(struct iser_conn *ic);
 void iser_conn_terminate(struct iser_conn *ic);
 void iser_conn_put(struct iser_conn *ic);
 struct iser_conn *iser_conn_next_on_device(struct ib_device *ibdev);
+struct iscsi_endpoint *iser_conn_next_held(void);
 void iser_conn_unbound(struct iser_conn *ic);
 bool iser_conn_wait_unbound(struct iser_conn *ic, unsigned long timeout);
 void iser_conn_destroy_id(struct iser_conn *ic);
@@ -378,6 +379,7 @@ struct iscsi_endpoint *iser_ep_connect(const char *netdev,
 				       int non_blocking);
 int iser_ep_poll(struct iscsi_endpoint *ep, int timeout_ms);
 void iser_ep_disconnect(struct iscsi_endpoint *ep);
+void iser_ep_disconnect_all(void);
 int iser_ep_get_param(struct iscsi_endpoint *ep, enum iscsi_param param,
 		      char *buf);
 

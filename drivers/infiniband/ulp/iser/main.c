@@ -44,6 +44,8 @@ err_stats_exit:
 static void __exit iser_exit(void)
 {
 	iser_transport_unregister();
+	/* no ep_disconnect can come now: do what it would have done */
+	iser_ep_disconnect_all();
 	/* runs iser_remove_one() on every device: it flushes the releases */
 	iser_client_unregister();
 	iser_conn_wq_destroy();

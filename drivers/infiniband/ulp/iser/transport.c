@@ -410,7 +410,10 @@ static void iser_conn_unbind(struct iscsi_conn *conn)
 		iser_unmap_tasks(ic, conn->session);
 	}
 	WRITE_ONCE(ic->iscsi_conn, NULL);
+	/* under the forward lock for iser_get_stats() */
+	spin_lock_bh(&conn->session->frwd_lock);
 	conn->dd_data = NULL;
+	spin_unlock_bh(&conn->session->frwd_lock);
 	mutex_unlock(&ic->state_mutex);
 	iser_conn_unbound(ic);
 	iser_conn_put(ic);
@@ -527,7 +530,7 @@ static void iser_get_stats(struct iscsi_cls_conn *cls_conn,
 			   struct iscsi_stats *stats)
 {
 	struct iscsi_conn *conn = cls_conn->dd_data;
-	struct iser_conn *ic = conn->dd_data;
+	struct iser_conn *ic;
 	int i;
 
 	stats->txdata_octets = conn->txdata_octets;
@@ -540,14 +543,24 @@ static void iser_get_stats(struct iscsi_cls_conn *cls_conn,
 	stats->tmfcmd_pdus = conn->tmfcmd_pdus_cnt;
 	stats->tmfrsp_pdus = conn->tmfrsp_pdus_cnt;
 	stats->custom_length = 0;
-	if (!ic)
-		return;
-	for (i = 0; i < RDI_STAT_NR; i++) {
-		strscpy(stats->custom[i].desc, rdi_stat_name(i),
-			sizeof(stats->custom[i].desc));
-		stats->custom[i].value = rdi_stats_read(&ic->stats, i);
+	/*
+	 * A failing connection is unbound (iser_conn_unbind()) by
+	 * scsi_transport_iscsi's cleanup work, which nothing serialises with
+	 * this netlink request: the unbind clears conn->dd_data under the
+	 * forward lock before it drops its reference, so under that lock a
+	 * connection seen here is still allocated.
+	 */
+	spin_lock_bh(&conn->session->frwd_lock);
+	ic = conn->dd_data;
+	if (ic) {
+		for (i = 0; i < RDI_STAT_NR; i++) {
+			strscpy(stats->custom[i].desc, rdi_stat_name(i),
+				sizeof(stats->custom[i].desc));
+			stats->custom[i].value = rdi_stats_read(&ic->stats, i);
+		}
+		stats->custom_length = RDI_STAT_NR;
 	}
-	stats->custom_length = RDI_STAT_NR;
+	spin_unlock_bh(&conn->session->frwd_lock);
 }
 
 static umode_t iser_attr_is_visible(int param_type, int param)
