@@ -17,7 +17,8 @@
 #     leaves running and dm fails the path within K + fast_io_fail_tmo + 2 s
 #     of the drop, no I/O takes longer than that + 2 s (fio's maximum
 #     latency), no verify error, the keep-alive message is logged;
-#     restored, the path comes back (rport running, dm path active).
+#     restored, the path comes back (rport running within
+#     reconnect_delay + 10 s, dm path active).
 #     On 6.12 soft-RoCE fails a busy cut path's QPs itself, within
 #     seconds (lab_rxe_fails_cut_qps), so there the first failure of the
 #     path (keep-alive or flushed completion) must come within K + 2 s.
@@ -183,6 +184,7 @@ KB=$K
 IDLE_BOUND=$((KB + 2))
 FAIL_BOUND=$((KB + FASTFAIL + 2))
 LAT_BOUND=$((FAIL_BOUND + 2))
+BACK_BOUND=$((RECONNECT + 10))
 lab_note "keep-alive $K s (bounds with $KB s): idle path noticed within $IDLE_BOUND s," \
 	"path failed within $FAIL_BOUND s, I/O within $LAT_BOUND s"
 
@@ -315,7 +317,12 @@ lab_path_restore 0
 LAB_T0=$EPOCHREALTIME
 lab_watch 90 c_rport_up c_dm_active
 lab_note "path 0 restored: rport running after ${LAB_AT[c_rport_up]} s, dm path active after ${LAB_AT[c_dm_active]} s"
-check "path 0's rport reconnects (${LAB_AT[c_rport_up]} s after the restore)" c_rport_up
+if ours; then
+	check "path 0's rport running within reconnect_delay + 10 = $BACK_BOUND s of the restore (${LAB_AT[c_rport_up]} s)" \
+		lab_within "${LAB_AT[c_rport_up]}" $BACK_BOUND
+else
+	check "path 0's rport reconnects (${LAB_AT[c_rport_up]} s after the restore)" c_rport_up
+fi
 check "dm reinstates path 0 (${LAB_AT[c_dm_active]} s after the restore)" c_dm_active
 if kill -0 $fpid 2>/dev/null; then
 	check "path 0 carries fio's I/O again" lab_disk_moves $d0 20

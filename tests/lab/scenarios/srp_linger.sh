@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0-only OR BSD-2-Clause
+#
+# SRP: does LIO's ib_srpt learn that a channel ended when the initiator's
+# DREQ had to wait for the path? (issue 31; issue 40 found for iSER that
+# destroying a released connection's CM id at once cancels the CM's DREQ
+# resends, so the target never hears of the end.) One login over cuttable
+# path 0 (lib-path.sh), the path drops its RoCE packets where they arrive
+# (lab_path_cut 0: lost, not held), and the rport is deleted meanwhile:
+# the logout IU and the DREQ are lost. The path is restored LG_CUT_SECS
+# after the delete; then:
+#  - the target end of path 0 must have no RC QP of ib_srpt left within
+#    LG_BACK s of the restore (a DREQ resend reaches it, ib_srpt answers
+#    and releases the channel) - else ib_srpt keeps a stale channel, with
+#    its LIO session, for as long as the initiator does not log in again;
+#  - a new login over path 0 works (MULTICHAN_SINGLE closes what is left)
+#    and leaves only its own channels on the target.
+# With DRIVER=intree the same steps run and record.
+#
+# lab-drivers: ours intree
+# lab-boot: pathcut
+. /lab/lib-srp.sh
+. /lab/lib-path.sh
+. /lab/lib-time.sh
+
+: "${LG_CUT_SECS:=3}"
+: "${LG_BACK:=20}"
+
+# lg_tgt_qps: ib_srpt's RC QPs on the target end of path 0.
+lg_tgt_qps() { rdma resource show qp link ${PATH_RXET[0]}/1 2>/dev/null | grep -cw RC; }
+lg_tgt_none() { [ "$(lg_tgt_qps)" = 0 ]; }
+lg_host_gone() { [ ! -e /sys/class/scsi_host/host$h0 ]; }
+
+check "cuttable paths up" lab_path_up
+check "SRP target ports on both paths" lab_path_srpt_up 2
+check "ib_srp loads" lab_srp_load
+h0=$(lab_path_srp_login 0 "") && pass "login over path 0" || fail "login over path 0"
+check "path 0 has its LUNs" srp_wait_disks "$h0" 2
+nch=$(cat /sys/class/scsi_host/host$h0/ch_count 2>/dev/null || echo 1)
+lab_note "target end of path 0: $(lg_tgt_qps) RC QPs of ib_srpt for $nch channel(s)"
+check "ib_srpt has the login's channels on path 0" test "$(lg_tgt_qps)" -ge 1
+lab_log_mark
+lab_path_cut 0
+LAB_T0=$EPOCHREALTIME
+echo 1 > /sys/class/srp_remote_ports/port-$h0:1/delete
+lab_watch 60 lg_host_gone
+lab_note "rport deleted under an rx cut: host$h0 gone after ${LAB_AT[lg_host_gone]} s"
+check "rport delete under the cut ends (${LAB_AT[lg_host_gone]} s)" lg_host_gone
+sleep "$LG_CUT_SECS"
+lab_note "target end of path 0 before the restore: $(lg_tgt_qps) RC QPs"
+lab_path_restore 0
+LAB_T0=$EPOCHREALTIME
+lab_watch $((LG_BACK + 10)) lg_tgt_none
+lab_note "restored: ib_srpt's RC QPs on path 0 gone after ${LAB_AT[lg_tgt_none]} s ($(lg_tgt_qps) left)"
+lab_log_since | grep -E 'ib_srpt|srpt|DREQ|host'"$h0" | head -20
+rdma resource show cm_id 2>/dev/null | grep -F '[ib_srpt]' | head -5
+check "ib_srpt let go of the deleted login's channels within $LG_BACK s of the restore (${LAB_AT[lg_tgt_none]} s)" \
+	lab_within "${LAB_AT[lg_tgt_none]}" "$LG_BACK"
+h0=$(lab_path_srp_login 0 "") && pass "login over path 0 again" || fail "login over path 0 again"
+check "path 0 has its LUNs again" srp_wait_disks "$h0" 2
+nch=$(cat /sys/class/scsi_host/host$h0/ch_count 2>/dev/null || echo 1)
+check "ib_srpt has only the new login's $nch channel(s) on path 0 ($(lg_tgt_qps))" \
+	lab_wait 20 sh -c "[ \$(rdma resource show qp link ${PATH_RXET[0]}/1 | grep -cw RC) -eq $nch ]"
+check "logout" srp_logout_all
+check "no task blocked for 120 s" lab_log_lacks "blocked for more than"
+check "ib_srp unloads" lab_unload ib_srp
