@@ -12,9 +12,18 @@
 #    LG_BACK s of the restore (a DREQ resend reaches it, ib_srpt answers
 #    and releases the channel) - else ib_srpt keeps a stale channel, with
 #    its LIO session, for as long as the initiator does not log in again;
+#  - ours keeps the deleted login's RDMA/CM ids while the path is cut (the
+#    CM resends the DREQ, about every 6.1 s on RoCE) and destroys them
+#    once the CM has finished the disconnect, within LG_BACK s of the
+#    restore;
 #  - a new login over path 0 works (MULTICHAN_SINGLE closes what is left)
-#    and leaves only its own channels on the target.
-# With DRIVER=intree the same steps run and record.
+#    and leaves only its own channels on the target;
+#  - deleted again under a cut, ib_srp unloads while the path is still
+#    cut within 10 s (the unload ends every linger at once); after the
+#    restore it loads and logs in again.
+# With DRIVER=intree the same steps run; the linger checks only record.
+# Red on main 2e228d9 (boot 20261206-211005): ib_srpt still had both
+# channels 30 s after the restore.
 #
 # lab-drivers: ours intree
 # lab-boot: pathcut
@@ -29,6 +38,11 @@
 lg_tgt_qps() { rdma resource show qp link ${PATH_RXET[0]}/1 2>/dev/null | grep -cw RC; }
 lg_tgt_none() { [ "$(lg_tgt_qps)" = 0 ]; }
 lg_host_gone() { [ ! -e /sys/class/scsi_host/host$h0 ]; }
+# lg_own_ids: ib_srp's RDMA/CM ids to the target end of path 0.
+lg_own_ids() { rdma resource show cm_id 2>/dev/null | grep -F '[ib_srp]' | grep -F "dst-addr ${PATH_IPT[0]}:"; }
+lg_own_none() { [ -z "$(lg_own_ids)" ]; }
+lg_srp_gone() { [ ! -e /sys/module/ib_srp ]; }
+ours() { [ "$DRIVER" = ours ]; }
 
 check "cuttable paths up" lab_path_up
 check "SRP target ports on both paths" lab_path_srpt_up 2
@@ -46,20 +60,51 @@ lab_watch 60 lg_host_gone
 lab_note "rport deleted under an rx cut: host$h0 gone after ${LAB_AT[lg_host_gone]} s"
 check "rport delete under the cut ends (${LAB_AT[lg_host_gone]} s)" lg_host_gone
 sleep "$LG_CUT_SECS"
-lab_note "target end of path 0 before the restore: $(lg_tgt_qps) RC QPs"
+own=$(lg_own_ids | wc -l)
+lab_note "before the restore: target end of path 0 has $(lg_tgt_qps) RC QPs, ib_srp $own RDMA/CM ids to it"
+if ours; then
+	check "the deleted login's CM ids linger while the path is cut ($own)" test "$own" -ge 1
+fi
 lab_path_restore 0
 LAB_T0=$EPOCHREALTIME
-lab_watch $((LG_BACK + 10)) lg_tgt_none
-lab_note "restored: ib_srpt's RC QPs on path 0 gone after ${LAB_AT[lg_tgt_none]} s ($(lg_tgt_qps) left)"
+lab_watch $((LG_BACK + 10)) lg_tgt_none lg_own_none
+lab_note "restored: ib_srpt's RC QPs on path 0 gone after ${LAB_AT[lg_tgt_none]} s ($(lg_tgt_qps) left), ib_srp's ids after ${LAB_AT[lg_own_none]} s"
 lab_log_since | grep -E 'ib_srpt|srpt|DREQ|host'"$h0" | head -20
 rdma resource show cm_id 2>/dev/null | grep -F '[ib_srpt]' | head -5
-check "ib_srpt let go of the deleted login's channels within $LG_BACK s of the restore (${LAB_AT[lg_tgt_none]} s)" \
-	lab_within "${LAB_AT[lg_tgt_none]}" "$LG_BACK"
+if ours; then
+	check "ib_srpt let go of the deleted login's channels within $LG_BACK s of the restore (${LAB_AT[lg_tgt_none]} s)" \
+		lab_within "${LAB_AT[lg_tgt_none]}" "$LG_BACK"
+else
+	pass "in-tree, recorded: ib_srpt let go of the deleted login's channels after ${LAB_AT[lg_tgt_none]} s (ours' bound $LG_BACK s not applied)"
+fi
+check "ib_srp destroyed the deleted login's CM ids within $LG_BACK s of the restore (${LAB_AT[lg_own_none]} s)" \
+	lab_within "${LAB_AT[lg_own_none]}" "$LG_BACK"
 h0=$(lab_path_srp_login 0 "") && pass "login over path 0 again" || fail "login over path 0 again"
 check "path 0 has its LUNs again" srp_wait_disks "$h0" 2
 nch=$(cat /sys/class/scsi_host/host$h0/ch_count 2>/dev/null || echo 1)
 check "ib_srpt has only the new login's $nch channel(s) on path 0 ($(lg_tgt_qps))" \
 	lab_wait 20 sh -c "[ \$(rdma resource show qp link ${PATH_RXET[0]}/1 | grep -cw RC) -eq $nch ]"
+# Deleted again under a cut, then unloaded while the path is still cut.
+lab_path_cut 0
+LAB_T0=$EPOCHREALTIME
+echo 1 > /sys/class/srp_remote_ports/port-$h0:1/delete
+lab_watch 60 lg_host_gone
+check "second rport delete under the cut ends (${LAB_AT[lg_host_gone]} s)" lg_host_gone
+lab_note "under the cut: ib_srp has $(lg_own_ids | wc -l) RDMA/CM ids to path 0; unloading"
+LAB_T0=$EPOCHREALTIME
+modprobe -r ib_srp >/tmp/linger-unload.out 2>&1 &
+upid=$!
+lab_watch 60 lg_srp_gone
+lab_note "ib_srp unloaded under the cut after ${LAB_AT[lg_srp_gone]} s ($(head -c 200 /tmp/linger-unload.out))"
+check "ib_srp unloads while the path is still cut, within 10 s (${LAB_AT[lg_srp_gone]} s)" \
+	lab_within "${LAB_AT[lg_srp_gone]}" 10
+lab_path_restore 0
+wait $upid
+check "no RDMA/CM id of ib_srp left" lg_own_none
+check "ib_srp loads again" lab_srp_load
+h0=$(lab_path_srp_login 0 "") && pass "login over path 0 after the reload" ||
+	fail "login over path 0 after the reload"
+check "path 0 has its LUNs after the reload" srp_wait_disks "$h0" 2
 check "logout" srp_logout_all
 check "no task blocked for 120 s" lab_log_lacks "blocked for more than"
 check "ib_srp unloads" lab_unload ib_srp
