@@ -45,7 +45,13 @@ static struct workqueue_struct *srp_cm_wq;
  */
 #define SRP_CM_LINGER_SECS	120
 
-/* The ids let go of and not destroyed yet, for unload and device removal. */
+/*
+ * The ids let go of and not destroyed yet, for unload and device removal.
+ * The lock also orders an id's being put away against the end of its
+ * disconnect (SRP_CM_ID_PUT_AWAY, SRP_CM_ID_CLOSED), and is the last thing
+ * of an id that srp_cm_id_put_away() touches before the destroy work,
+ * which takes it first, may free the id.
+ */
 static LIST_HEAD(srp_cm_ids);
 static DEFINE_SPINLOCK(srp_cm_ids_lock);
 
@@ -294,14 +300,15 @@ struct srp_cm_id *srp_cm_id_new(struct srp_channel *ch, work_func_t destroy)
  * An id the channel has let go of is destroyed now; one still in use will
  * not linger when it is let go of.
  *
- * Context: the id's CM handler, @cid->lock held.
+ * Context: the id's CM handler (the id is not destroyed before it returns).
  */
 void srp_cm_id_closed(struct srp_cm_id *cid)
 {
-	lockdep_assert_held(&cid->lock);
+	spin_lock(&srp_cm_ids_lock);
 	set_bit(SRP_CM_ID_CLOSED, &cid->flags);
 	if (test_bit(SRP_CM_ID_PUT_AWAY, &cid->flags))
 		mod_delayed_work(srp_cm_wq, &cid->destroy, 0);
+	spin_unlock(&srp_cm_ids_lock);
 }
 
 /**
@@ -364,9 +371,8 @@ static void srp_cm_id_detach(struct srp_channel *ch)
  * Destroy the detached id in the background: that can wait on the fabric.
  * An id whose DREQ is unanswered lingers until the CM has finished the
  * disconnect (srp_cm_id_closed()), at most SRP_CM_LINGER_SECS. Under
- * @cid->lock, which the handler holds: an event that ends the disconnect
- * comes either before, and is seen here, or after, and finds the id put
- * away.
+ * srp_cm_ids_lock: an event that ends the disconnect comes either before,
+ * and is seen here, or after, and finds the id put away.
  */
 static void srp_cm_id_put_away(struct srp_channel *ch)
 {
@@ -377,16 +383,13 @@ static void srp_cm_id_put_away(struct srp_channel *ch)
 		return;
 	ch->cm_id = NULL;
 	spin_lock(&srp_cm_ids_lock);
-	list_add_tail(&cid->entry, &srp_cm_ids);
-	spin_unlock(&srp_cm_ids_lock);
-	mutex_lock(&cid->lock);
 	if (test_bit(SRP_CM_ID_DISCONNECTING, &cid->flags) &&
 	    !test_bit(SRP_CM_ID_CLOSED, &cid->flags))
 		delay = SRP_CM_LINGER_SECS * HZ;
-	cid->put_away = jiffies;
 	set_bit(SRP_CM_ID_PUT_AWAY, &cid->flags);
+	list_add_tail(&cid->entry, &srp_cm_ids);
 	queue_delayed_work(srp_cm_wq, &cid->destroy, delay);
-	mutex_unlock(&cid->lock);
+	spin_unlock(&srp_cm_ids_lock);
 }
 
 /**

@@ -101,9 +101,9 @@ struct srp_channel;
  *           has let go of the id: its events are then dropped
  * @rdma:    the RDMA/CM id, or
  * @ib:      the IB CM id
- * @flags:   SRP_CM_ID_* bits
- * @put_away: when the channel let go of the id (jiffies)
- * @entry:   in the list of ids let go of, until destroyed (login.c)
+ * @flags:   SRP_CM_ID_* bits (enum srp_cm_id_flags)
+ * @entry:   in the list of ids let go of, until destroyed (login.c,
+ *           srp_cm_ids_lock)
  * @destroy: destroys the id and frees this (the connection manager's
  *           work function, on srp_cm_wq)
  *
@@ -127,7 +127,6 @@ struct srp_cm_id {
 		struct ib_cm_id		*ib;
 	};
 	unsigned long		flags;
-	unsigned long		put_away;
 	struct list_head	entry;
 	struct delayed_work	destroy;
 };
