@@ -13,9 +13,14 @@
 # Bounds (issue 31), K the login's keep-alive: dm fails the path within
 # K + fast_io_fail_tmo + 2 s of the drop (kernel clock), the rport is
 # running again within reconnect_delay + 10 s of the restore. Then, idle,
-# path 0 is dropped for longer than dev_loss_tmo (PC_DEVLOSS, 10 s): the
+# path 0 is dropped for longer than dev_loss_tmo (PC_DEVLOSS, 8 s): the
 # port is removed at dev_loss_tmo after it left running (+ 3 s), not
-# later. The tx side of the same drops is srp_txcut's.
+# later. Its DREQs are lost in the drop: ib_srp keeps the removed login's
+# RDMA/CM ids while the path is cut, and within PC_LINGER_BACK s of the
+# restore the CM has finished the disconnect, ib_srpt has let go of the
+# channels and the ids are gone (srp_linger: the same after an rport
+# delete, an unload under a cut, and the in-tree driver). The tx side of
+# the same drops is srp_txcut's.
 #
 # lab-drivers: ours
 # lab-boot: pathcut
@@ -23,11 +28,16 @@
 . /lab/lib-path.sh
 . /lab/lib-time.sh
 
-: "${PC_DEVLOSS:=10}"
+: "${PC_DEVLOSS:=8}"
+: "${PC_LINGER_BACK:=20}"
 RECONNECT=2 FASTFAIL=5
 c_rport_down() { ! grep -qx running $r0/state; }
 c_rport_up() { grep -qx running $r0/state; }
 c_host_gone() { [ ! -e /sys/class/scsi_host/host$h0 ]; }
+# ib_srp's RDMA/CM ids to the target end of path 0; ib_srpt's RC QPs there.
+pc_own_ids() { rdma resource show cm_id 2>/dev/null | grep -F '[ib_srp]' | grep -cF "dst-addr ${PATH_IPT[0]}:"; }
+pc_tgt_qps() { rdma resource show qp link ${PATH_RXET[0]}/1 2>/dev/null | grep -cw RC; }
+c_linger_over() { [ "$(pc_own_ids)" = 0 ] && [ "$(pc_tgt_qps)" = 0 ]; }
 
 check "cuttable paths up" lab_path_up
 check "SRP target ports on both paths" lab_path_srpt_up 2
@@ -111,7 +121,15 @@ bound=$(awk -v d="$down" -v t=$PC_DEVLOSS 'BEGIN { if (d ~ /^[0-9.]+$/) printf "
 check "idle path 0 leaves running within K + 2 = $((K + 2)) s of the drop ($down s)" lab_within "$down" $((K + 2))
 check "port removed at dev_loss_tmo: within $PC_DEVLOSS + 3 s of the failure (${LAB_AT[c_host_gone]} s, bound $bound)" \
 	lab_within "${LAB_AT[c_host_gone]}" "$bound"
+ids=$(pc_own_ids)
+lab_note "removed under the cut: ib_srp has $ids RDMA/CM ids to path 0, ib_srpt $(pc_tgt_qps) RC QPs on it"
+check "the removed login's CM ids linger while the path is cut ($ids)" test "$ids" -ge 1
 lab_path_restore 0
+LAB_T0=$EPOCHREALTIME
+lab_watch $((PC_LINGER_BACK + 10)) c_linger_over
+lab_note "restored: CM ids and ib_srpt's channels of path 0 gone after ${LAB_AT[c_linger_over]} s ($(pc_own_ids) ids, $(pc_tgt_qps) QPs left)"
+check "within $PC_LINGER_BACK s of the restore the DREQ got through: ib_srpt let go of the channels, ib_srp of its ids (${LAB_AT[c_linger_over]} s)" \
+	lab_within "${LAB_AT[c_linger_over]}" $PC_LINGER_BACK
 check "no task blocked for 120 s" lab_log_lacks "blocked for more than"
 check "logout" srp_logout_all
 check "ib_srp unloads" lab_unload ib_srp
