@@ -34,11 +34,16 @@
 # (20261206-021657 twice, -022042, -023459), with nothing of the driver's
 # in it.
 #
-# NK_SIDES (colon-separated, default "tx:rx") names the sides of path 0
-# that are cut, one drop each per driver: tx as above, rx where the packets
+# NK_SIDES (colon-separated, default "tx") names the sides of path 0 that
+# are cut, one drop each per driver: tx as above, rx where the packets
 # arrive (lost, not held; the rx drops of srp_keepalive with the keep-alive
-# off). Each side is compared on its own. Only where a tx drop holds the
-# packets (6.1, lab_path_tx_holds): on 6.12 the scenario is skipped.
+# off). Each side is compared on its own. rx is not in the default: the
+# in-tree driver's I/O waits up to 124 s there and the kernel reports fio
+# blocked for more than 60 s, which fails the boot's clean-kernel-log
+# check (boot 20261206-215005); run it as LAB_ENV=NK_SIDES=tx:rx
+# tests/lab/run --driver intree srp_txcut_nokeepalive. Only where a tx
+# drop holds the packets (6.1, lab_path_tx_holds): on 6.12 the scenario
+# is skipped.
 #
 # It needs both drivers in one boot, so it runs in the in-tree comparison
 # only (tests/run-all --compare, or tests/lab/run --driver intree
@@ -54,7 +59,7 @@
 
 : "${TX_DROP_SECS:=60}"
 : "${NK_MARGIN:=2}"
-: "${NK_SIDES:=tx:rx}"
+: "${NK_SIDES:=tx}"
 RECONNECT=2 FASTFAIL=4 DEVLOSS=60
 # multipathd's TUR outlasts the drop: dm fails the path on the driver's
 # I/O errors only (see above).
