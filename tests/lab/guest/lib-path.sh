@@ -379,6 +379,11 @@ lab_mp_two_paths() {
 	lab_wait 20 lab_mp_map_of "$1"
 	MAP=$(lab_mp_map_of "$1")
 	MM=$(cat /sys/block/$1/dev)
+	# The map's node comes from udev, which can lag under load
+	# (multipathd: "timeout waiting on creation uevent"): a fio started
+	# before it created a regular file there, and O_DIRECT on it failed
+	# (boot 20261206-223112).
+	lab_wait 30 test -b /dev/mapper/$MAP
 }
 
 # lab_mp_dm_state DISK: dm-multipath's state of path DISK (active/failed).
