@@ -320,7 +320,11 @@ lab_path_cut() {
 	LAB_CUT_SECS=${3:-}
 	echo "<6>lab: path $1 cut (${2:-rx}${3:+, $3 s})" > /dev/kmsg
 	LAB_CUT_T0=$EPOCHREALTIME
-	nft add element inet labpath $set "{ ${PATH_DEVI[$1]}$tmo, ${PATH_DEVT[$1]}$tmo }"
+	nft add element inet labpath $set "{ ${PATH_DEVI[$1]}$tmo, ${PATH_DEVT[$1]}$tmo }" || return 1
+	# When the drop was in place at the latest, by the kernel's clock: nft
+	# can take seconds under TCG (boot 20261206-213033: a channel still
+	# received 3.5 s after the message above).
+	echo "<6>lab: path $1 cut in place" > /dev/kmsg
 }
 
 # lab_path_cut_wait: sleep until the timed cut of the last lab_path_cut
@@ -375,6 +379,11 @@ lab_mp_two_paths() {
 	lab_wait 20 lab_mp_map_of "$1"
 	MAP=$(lab_mp_map_of "$1")
 	MM=$(cat /sys/block/$1/dev)
+	# The map's node comes from udev, which can lag under load
+	# (multipathd: "timeout waiting on creation uevent"): a fio started
+	# before it created a regular file there, and O_DIRECT on it failed
+	# (boot 20261206-223112).
+	lab_wait 30 test -b /dev/mapper/$MAP
 }
 
 # lab_mp_dm_state DISK: dm-multipath's state of path DISK (active/failed).

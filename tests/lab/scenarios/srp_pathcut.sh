@@ -10,10 +10,34 @@
 # reconnect attempt blocks a worker past the hung-task limit, and the
 # path does not come back in time (7 checks fail).
 #
+# Bounds (issue 31), K the login's keep-alive: dm fails the path within
+# K + fast_io_fail_tmo + 2 s of the drop (kernel clock), the rport is
+# running again within reconnect_delay + 10 s of the restore. Then, idle,
+# path 0 is dropped for longer than dev_loss_tmo (PC_DEVLOSS, 8 s): the
+# port is removed at dev_loss_tmo after it left running (+ 3 s), not
+# later. Its DREQs are lost in the drop: ib_srp keeps the removed login's
+# RDMA/CM ids while the path is cut, and within PC_LINGER_BACK s of the
+# restore the CM has finished the disconnect, ib_srpt has let go of the
+# channels and the ids are gone (srp_linger: the same after an rport
+# delete, an unload under a cut, and the in-tree driver). The tx side of
+# the same drops is srp_txcut's.
+#
 # lab-drivers: ours
 # lab-boot: pathcut
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
+. /lab/lib-time.sh
+
+: "${PC_DEVLOSS:=8}"
+: "${PC_LINGER_BACK:=20}"
+RECONNECT=2 FASTFAIL=5
+c_rport_down() { ! grep -qx running $r0/state; }
+c_rport_up() { grep -qx running $r0/state; }
+c_host_gone() { [ ! -e /sys/class/scsi_host/host$h0 ]; }
+# ib_srp's RDMA/CM ids to the target end of path 0; ib_srpt's RC QPs there.
+pc_own_ids() { rdma resource show cm_id 2>/dev/null | grep -F '[ib_srp]' | grep -cF "dst-addr ${PATH_IPT[0]}:"; }
+pc_tgt_qps() { rdma resource show qp link ${PATH_RXET[0]}/1 2>/dev/null | grep -cw RC; }
+c_linger_over() { [ "$(pc_own_ids)" = 0 ] && [ "$(pc_tgt_qps)" = 0 ]; }
 
 check "cuttable paths up" lab_path_up
 check "SRP target ports on both paths" lab_path_srpt_up 2
@@ -26,12 +50,16 @@ check "path 1 has its LUNs" srp_wait_disks "$h1" 2
 for h in $h0 $h1; do
 	r=/sys/class/srp_remote_ports/port-$h:1
 	echo 60 > $r/dev_loss_tmo
-	echo 5 > $r/fast_io_fail_tmo
-	echo 2 > $r/reconnect_delay
+	echo $FASTFAIL > $r/fast_io_fail_tmo
+	echo $RECONNECT > $r/reconnect_delay
 done
 r0=/sys/class/srp_remote_ports/port-$h0:1
-check "rport timers set" grep -qx 5 $r0/fast_io_fail_tmo
+check "rport timers set" grep -qx $FASTFAIL $r0/fast_io_fail_tmo
 d0=$(lab_host_disks "$h0" | head -1)
+MM=$(cat /sys/block/$d0/dev)
+K=$(cat /sys/class/scsi_host/host$h0/keepalive)
+FAIL_BOUND=$((K + FASTFAIL + 2))
+BACK_BOUND=$((RECONNECT + 10))
 check "multipath map with 2 paths per LUN" lab_wait 60 sh -c \
 	"[ \$(multipathd show paths raw format '%d %t' | grep -c active) -ge 4 ]"
 lab_wait 20 lab_mp_map_of "$d0"
@@ -46,6 +74,7 @@ sent=$(lab_path_sent 0)
 lab_wait 20 lab_disk_busy "$d0"
 lab_note "cutting path 0 (rxe ${PATH_RXEI[0]} has sent $sent packets)"
 drops=$(lab_path_dropped)	# the count adds up over the boot
+lab_log_mark
 lab_path_cut 0
 check "path 0's I/O stalls while it is cut" lab_disk_stalls "$d0" 0 3
 check "RoCE packets of path 0 are dropped" test "$(lab_path_dropped)" -gt "$drops"
@@ -53,12 +82,21 @@ check "path 0's rport leaves running" lab_wait 60 sh -c "! grep -qx running $r0/
 lab_note "rport state: $(cat $r0/state)"
 check "path 0's rport fails fast (fast_io_fail_tmo)" lab_wait 60 grep -qx fail-fast $r0/state
 check "multipath fails path 0 ($d0)" lab_wait 30 lab_mp_is $d0 failed
+# When, by the kernel's clock from the mark written before the cut.
+kdm=$(lab_kdelta "$LAB_LOG_MARK" "device-mapper: multipath: [0-9:]+: Failing path $MM\\.")
+lab_note "dm failed path 0 ${kdm:-never} s after the drop (kernel clock)"
+check "dm fails path 0 within K + fast_io_fail_tmo + 2 = $FAIL_BOUND s of the drop (${kdm:-never} s, kernel clock)" \
+	lab_within "${kdm:-never}" $FAIL_BOUND
 multipath -ll $map
 check "I/O goes on over path 1 (fio alive)" kill -0 $fpid
 sleep 5
 lab_path_restore 0
+LAB_T0=$EPOCHREALTIME
 lab_note "path 0 restored"
-check "path 0's rport reconnects" lab_wait 90 grep -qx running $r0/state
+lab_watch 90 c_rport_up
+lab_note "path 0's rport running ${LAB_AT[c_rport_up]} s after the restore"
+check "path 0's rport reconnects within reconnect_delay + 10 = $BACK_BOUND s of the restore (${LAB_AT[c_rport_up]} s)" \
+	lab_within "${LAB_AT[c_rport_up]}" $BACK_BOUND
 check "multipath reinstates path 0 ($d0)" lab_wait 60 lab_mp_is $d0 active
 check "path 0 carries I/O again" lab_disk_moves $d0 4
 lab_fio_loop_stop
@@ -68,5 +106,30 @@ check "fio verify over multipath through the cut (rc=$rc)" test $rc -eq 0
 check "data checksummed on the map after the cut" lab_data_check /dev/mapper/$map
 check "both SRP hosts still there" test "$(lab_srp_hosts | wc -l)" -eq 2
 check "multipath maps flushed" lab_multipathd_down
+
+# --- an idle drop longer than dev_loss_tmo: the port goes at its time
+echo $PC_DEVLOSS > $r0/dev_loss_tmo
+check "host$h0: dev_loss_tmo $PC_DEVLOSS" grep -qx $PC_DEVLOSS $r0/dev_loss_tmo
+lab_log_mark
+lab_path_cut 0
+LAB_T0=$LAB_CUT_T0
+lab_watch $((K + 15)) c_rport_down
+down=${LAB_AT[c_rport_down]}
+lab_watch $((PC_DEVLOSS + K + 25)) c_host_gone
+lab_note "idle drop past dev_loss_tmo: rport left running after $down s, host$h0 removed after ${LAB_AT[c_host_gone]} s"
+bound=$(awk -v d="$down" -v t=$PC_DEVLOSS 'BEGIN { if (d ~ /^[0-9.]+$/) printf "%.2f", d + t + 3; else print 0 }')
+check "idle path 0 leaves running within K + 2 = $((K + 2)) s of the drop ($down s)" lab_within "$down" $((K + 2))
+check "port removed at dev_loss_tmo: within $PC_DEVLOSS + 3 s of the failure (${LAB_AT[c_host_gone]} s, bound $bound)" \
+	lab_within "${LAB_AT[c_host_gone]}" "$bound"
+ids=$(pc_own_ids)
+lab_note "removed under the cut: ib_srp has $ids RDMA/CM ids to path 0, ib_srpt $(pc_tgt_qps) RC QPs on it"
+check "the removed login's CM ids linger while the path is cut ($ids)" test "$ids" -ge 1
+lab_path_restore 0
+LAB_T0=$EPOCHREALTIME
+lab_watch $((PC_LINGER_BACK + 10)) c_linger_over
+lab_note "restored: CM ids and ib_srpt's channels of path 0 gone after ${LAB_AT[c_linger_over]} s ($(pc_own_ids) ids, $(pc_tgt_qps) QPs left)"
+check "within $PC_LINGER_BACK s of the restore the DREQ got through: ib_srpt let go of the channels, ib_srp of its ids (${LAB_AT[c_linger_over]} s)" \
+	lab_within "${LAB_AT[c_linger_over]}" $PC_LINGER_BACK
+check "no task blocked for 120 s" lab_log_lacks "blocked for more than"
 check "logout" srp_logout_all
 check "ib_srp unloads" lab_unload ib_srp

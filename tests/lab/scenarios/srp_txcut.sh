@@ -16,13 +16,20 @@
 #     drop ended, the path is back (rport running, dm path active) within
 #     reconnect_delay + 10 s.
 #  2. rport delete of path 0 while its tx drop is held through a reconnect:
-#     the host is gone within 10 s, and path 1's host carries I/O meanwhile.
+#     the host is gone within 10 s, and path 1's host carries I/O meanwhile;
+#     once the drop ends, modprobe -r ib_srp (path 1 still logged in, the
+#     deleted host's CM ids still being destroyed) returns within 10 s.
 #  3. a drop longer than dev_loss_tmo (set to TX_DEVLOSS, 20): the port is
 #     removed at dev_loss_tmo after the failure (+ 3 s), not later.
 #  4. Logout timing: sg_reset -H on a login of N channels (ch_count=4,
 #     capped at the guest's CPUs) takes less than the N s that a second's
 #     wait per channel's logout would take.
-# Rx drops (where packets arrive) are srp_pathcut's and srp_keepalive's.
+# TX_SIDES (colon-separated, default "tx") names the sides steps 1 and 3
+# cut: "rx" drops the packets where they arrive (lost, not held), with the
+# same bounds; --long runs both (TX_SIDES=tx:rx; alone: LAB_ENV=TX_SIDES=rx
+# tests/lab/run srp_txcut). On 6.12 the tx side is left out (its soft-RoCE
+# fails the QPs on a refused send: lab_path_tx_holds). Shorter rx drops
+# are srp_pathcut's and srp_keepalive's in the default run.
 #
 # With DRIVER=intree (tests/run-all --compare) steps 1 and 3 run the same
 # drops and record the in-tree figures (dm fail time, longest I/O, back
@@ -36,13 +43,15 @@
 #
 # lab-drivers: ours intree
 # lab-boot: pathcut
-# lab-timeout: 600
+# lab-timeout: 900
+# lab-long: TX_SIDES=tx:rx
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
 . /lab/lib-time.sh
 
 : "${TX_DROP_SECS:=60}"
 : "${TX_DEVLOSS:=20}"
+: "${TX_SIDES:=tx}"
 RECONNECT=2 FASTFAIL=4 DEVLOSS=60
 
 c_rport_down() { ! grep -qx running $R0/state; }
@@ -73,12 +82,19 @@ tx_bound() {
 	fi
 }
 
-if ! lab_path_tx_holds; then
-	# 6.12's soft-RoCE fails the QPs on a refused send (docs/lab.md): the
-	# rx cuts of srp_pathcut and srp_keepalive are that kernel's.
-	skip "tx cut" "no tx cut on $(uname -r): lab_path_tx_holds"
-	exit 0
-fi
+c_srp_gone() { [ ! -e /sys/module/ib_srp ]; }
+SIDES=()
+for side in ${TX_SIDES//:/ }; do
+	if [ "$side" = tx ] && ! lab_path_tx_holds; then
+		# 6.12's soft-RoCE fails the QPs on a refused send (docs/lab.md):
+		# the rx cuts of srp_pathcut and srp_keepalive are that kernel's.
+		skip "tx cut" "no tx cut on $(uname -r): lab_path_tx_holds"
+		continue
+	fi
+	SIDES+=("$side")
+done
+[ ${#SIDES[@]} -gt 0 ] || exit 0
+has_tx() { [[ " ${SIDES[*]} " == *" tx "* ]]; }
 check "cuttable paths up" lab_path_up
 check "SRP target ports on both paths" lab_path_srpt_up 2
 check "ib_srp loads" lab_srp_load
@@ -95,53 +111,66 @@ BACK_BOUND=$((RECONNECT + 10))
 d0=$(lab_host_disks "$h0" | head -1)
 d1=$(lab_host_disks "$h1" | head -1)
 
-# --- 1. a held tx drop under fio on the map
-lab_mp_two_paths "$d0"
-check "LUN 0 of path 0 ($d0, $MM) is an active path of map $MAP" c_dm_active
-fio --name=txcut --filename=/dev/mapper/$MAP --direct=1 --ioengine=libaio \
-	--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
-	--verify_fatal=1 --do_verify=1 --time_based \
-	--runtime=$((TX_DROP_SECS + 15)) \
-	--output-format=json --output=/tmp/txcut.json 2>/tmp/txcut.err &
-fpid=$!
-check "fio runs over path 0 ($d0)" lab_disk_moves $d0 30
-lab_log_mark
-# Not in check(): its subshell would lose LAB_CUT_T0.
-lab_path_cut 0 tx $TX_DROP_SECS && pass "path 0 dropped where packets leave for $TX_DROP_SECS s" ||
-	fail "path 0 dropped where packets leave for $TX_DROP_SECS s"
-LAB_T0=$LAB_CUT_T0
-lab_watch $TX_DROP_SECS c_rport_down c_dm_failed
-# When dm failed the path, by the kernel's clock from the mark before the
-# cut: the poll above can lag by seconds under TCG (boot 20261205-220257:
-# dm's "Failing path" 8.2 s after the drop, first seen by the poll 11.4 s).
-kdm=$(lab_kdelta "$LAB_LOG_MARK" "device-mapper: multipath: [0-9:]+: Failing path $MM\\.")
-lab_note "tx drop: rport left running after ${LAB_AT[c_rport_down]} s, dm failed the path after ${kdm:-never} s (kernel clock; ${LAB_AT[c_dm_failed]} s polled)"
-tx_bound "dm fails path 0 within K + fast_io_fail_tmo + 2 = $FAIL_BOUND s of the drop (kernel clock)" \
-	"${kdm:-never}" $FAIL_BOUND
-check "I/O goes on over path 1 (fio alive)" kill -0 $fpid
-lab_path_cut_wait
-lab_watch 60 c_rport_up c_dm_active
-lab_note "drop ended: rport running after ${LAB_AT[c_rport_up]} s, dm path active after ${LAB_AT[c_dm_active]} s"
-lab_log_since | grep -E "host$h0|cm_destroy_id|blocked for" | head -20
-tx_bound "path 0 back within reconnect_delay + 10 = $BACK_BOUND s of the drop's end" \
-	"${LAB_AT[c_rport_up]}" $BACK_BOUND
-check "dm reinstates path 0 (${LAB_AT[c_dm_active]} s after the drop's end)" c_dm_active
-wait $fpid
-rc=$?
-lat=$(lab_fio_max_lat /tmp/txcut.json)
-lab_note "fio across the tx drop: exit $rc, longest I/O $lat s"
-check "fio verify across the tx drop: exit 0, no error" lab_fio_ok /tmp/txcut.json $rc
-[ $rc -eq 0 ] || tail -20 /tmp/txcut.err
-tx_bound "longest I/O across the tx drop within $LAT_BOUND s" "$lat" $LAT_BOUND
-if ours; then
-	check "no task blocked for 120 s" tx_no_hung_task
-else
-	tx_no_hung_task >/dev/null || lab_note "in-tree: a task blocked for 120 s: $(tx_no_hung_task | head -2)"
-fi
-check "multipath maps flushed" lab_multipathd_down
+# --- 1. a drop of TX_DROP_SECS under fio on the map, on each side
+# tx_side_names SIDE: S (the checks' prefix) and W (where the drop is).
+tx_side_names() {
+	S=$1
+	if [ "$1" = tx ]; then W="where packets leave"; else W="where packets arrive"; fi
+}
+# tx_drop SIDE: step 1 with path 0 dropped on SIDE.
+tx_drop() {
+	local side=$1 fpid rc lat kdm
+	tx_side_names $side
+	lab_mp_two_paths "$d0"
+	check "$S: LUN 0 of path 0 ($d0, $MM) is an active path of map $MAP" c_dm_active
+	fio --name=txcut --filename=/dev/mapper/$MAP --direct=1 --ioengine=libaio \
+		--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
+		--verify_fatal=1 --do_verify=1 --time_based \
+		--runtime=$((TX_DROP_SECS + 15)) \
+		--output-format=json --output=/tmp/txcut-$side.json 2>/tmp/txcut-$side.err &
+	fpid=$!
+	check "$S: fio runs over path 0 ($d0)" lab_disk_moves $d0 30
+	lab_log_mark
+	# Not in check(): its subshell would lose LAB_CUT_T0.
+	lab_path_cut 0 $side $TX_DROP_SECS && pass "$S: path 0 dropped $W for $TX_DROP_SECS s" ||
+		fail "$S: path 0 dropped $W for $TX_DROP_SECS s"
+	LAB_T0=$LAB_CUT_T0
+	lab_watch $TX_DROP_SECS c_rport_down c_dm_failed
+	# When dm failed the path, by the kernel's clock from the mark before the
+	# cut: the poll above can lag by seconds under TCG (boot 20261205-220257:
+	# dm's "Failing path" 8.2 s after the drop, first seen by the poll 11.4 s).
+	kdm=$(lab_kdelta "$LAB_LOG_MARK" "device-mapper: multipath: [0-9:]+: Failing path $MM\\.")
+	lab_note "$S drop: rport left running after ${LAB_AT[c_rport_down]} s, dm failed the path after ${kdm:-never} s (kernel clock; ${LAB_AT[c_dm_failed]} s polled)"
+	tx_bound "$S: dm fails path 0 within K + fast_io_fail_tmo + 2 = $FAIL_BOUND s of the drop (kernel clock)" \
+		"${kdm:-never}" $FAIL_BOUND
+	check "$S: I/O goes on over path 1 (fio alive)" kill -0 $fpid
+	lab_path_cut_wait
+	lab_watch 60 c_rport_up c_dm_active
+	lab_note "$S drop ended: rport running after ${LAB_AT[c_rport_up]} s, dm path active after ${LAB_AT[c_dm_active]} s"
+	lab_log_since | grep -E "host$h0|cm_destroy_id|blocked for" | head -20
+	tx_bound "$S: path 0 back within reconnect_delay + 10 = $BACK_BOUND s of the drop's end" \
+		"${LAB_AT[c_rport_up]}" $BACK_BOUND
+	check "$S: dm reinstates path 0 (${LAB_AT[c_dm_active]} s after the drop's end)" c_dm_active
+	wait $fpid
+	rc=$?
+	lat=$(lab_fio_max_lat /tmp/txcut-$side.json)
+	lab_note "$S: fio across the drop: exit $rc, longest I/O $lat s"
+	check "$S: fio verify across the drop: exit 0, no error" lab_fio_ok /tmp/txcut-$side.json $rc
+	[ $rc -eq 0 ] || tail -20 /tmp/txcut-$side.err
+	tx_bound "$S: longest I/O across the drop within $LAT_BOUND s" "$lat" $LAT_BOUND
+	if ours; then
+		check "$S: no task blocked for 120 s" tx_no_hung_task
+	else
+		tx_no_hung_task >/dev/null || lab_note "in-tree: a task blocked for 120 s: $(tx_no_hung_task | head -2)"
+	fi
+	check "$S: multipath maps flushed" lab_multipathd_down
+}
+for side in "${SIDES[@]}"; do
+	tx_drop $side
+done
 
-# --- 2. rport delete while the teardown is held by a tx drop
-if ours; then
+# --- 2. rport delete while the teardown is held by a tx drop; then unload
+if ours && has_tx; then
 	lab_log_mark
 	check "path 0 dropped where packets leave, again" lab_path_cut 0 tx
 	# The keep-alive fails the path and the reconnect attempts leave CM ids
@@ -157,33 +186,53 @@ if ours; then
 		lab_within "${LAB_AT[c_host_gone]}" 10
 	check "path 1's host serves I/O meanwhile (direct read of $d1)" \
 		timeout 10 dd if=/dev/$d1 of=/dev/null bs=64k count=64 iflag=direct status=none
+	# The deleted host's CM ids are still held: the unload, once the drop
+	# ends, waits for their destruction only as long as the CM needs to
+	# send what the drop held (path 1's host is still logged in).
 	lab_path_restore 0
+	LAB_T0=$EPOCHREALTIME
+	lab_wait 30 modprobe -r ib_srp >/tmp/txcut-unload.out 2>&1 &
+	upid=$!
+	lab_watch 60 c_srp_gone
+	wait $upid
+	lab_note "drop ended: modprobe -r ib_srp: ib_srp gone after ${LAB_AT[c_srp_gone]} s ($(head -c 200 /tmp/txcut-unload.out))"
+	check "modprobe -r ib_srp after the held drop: gone within 10 s of its end (${LAB_AT[c_srp_gone]} s)" \
+		lab_within "${LAB_AT[c_srp_gone]}" 10
+	check "ib_srp loads again" lab_srp_load
 else
-	lab_note "in-tree: step 2 (rport delete with ours' teardown held) not run"
+	lab_note "step 2 (rport delete with ours' teardown held, unload) not run: $DRIVER, sides ${SIDES[*]}"
 	srp_logout "$h0" || lab_note "logout of host$h0 failed"
 fi
 
-# --- 3. a drop longer than dev_loss_tmo
-tx_login "" && pass "login over path 0 again" || fail "login over path 0 again"
-check "host$h0: dev_loss_tmo $TX_DEVLOSS" tx_timers $h0 $TX_DEVLOSS
-lab_log_mark
-# Without a keep-alive (in-tree) only a command's timeout notices the drop.
-ours || { dd if="/dev/$(lab_host_disks "$h0" | head -1)" of=/dev/null bs=4k count=1 \
-	iflag=direct status=none 2>/dev/null & }
-check "path 0 dropped where packets leave, past dev_loss_tmo" lab_path_cut 0 tx
-LAB_T0=$EPOCHREALTIME
-w_down=$((K + 10)) w_gone=$((TX_DEVLOSS + K + 20))
-# In-tree: the read's SCSI timeout (30 s) and error handling come first.
-ours || w_down=60 w_gone=$((TX_DEVLOSS + 80))
-lab_watch $w_down c_rport_down
-down=${LAB_AT[c_rport_down]}
-lab_watch $w_gone c_host_gone
-lab_note "rport left running after $down s, host removed after ${LAB_AT[c_host_gone]} s"
-bound=$(awk -v d="$down" -v t=$TX_DEVLOSS 'BEGIN { if (d ~ /^[0-9.]+$/) printf "%.2f", d + t + 3; else print 0 }')
-tx_bound "port removed at dev_loss_tmo: within $TX_DEVLOSS + 3 s of the failure (bound $bound)" \
-	"${LAB_AT[c_host_gone]}" "$bound"
-lab_path_restore 0
-wait
+# --- 3. a drop longer than dev_loss_tmo, on each side
+# tx_past_devloss SIDE: step 3 with path 0 dropped on SIDE.
+tx_past_devloss() {
+	local side=$1
+	tx_side_names $side
+	tx_login "" && pass "$S: login over path 0 again" || fail "$S: login over path 0 again"
+	check "$S: host$h0: dev_loss_tmo $TX_DEVLOSS" tx_timers $h0 $TX_DEVLOSS
+	lab_log_mark
+	# Without a keep-alive (in-tree) only a command's timeout notices the drop.
+	ours || { dd if="/dev/$(lab_host_disks "$h0" | head -1)" of=/dev/null bs=4k count=1 \
+		iflag=direct status=none 2>/dev/null & }
+	check "$S: path 0 dropped $W, past dev_loss_tmo" lab_path_cut 0 $side
+	LAB_T0=$EPOCHREALTIME
+	local down bound w_down=$((K + 10)) w_gone=$((TX_DEVLOSS + K + 20))
+	# In-tree: the read's SCSI timeout (30 s) and error handling come first.
+	ours || w_down=60 w_gone=$((TX_DEVLOSS + 80))
+	lab_watch $w_down c_rport_down
+	down=${LAB_AT[c_rport_down]}
+	lab_watch $w_gone c_host_gone
+	lab_note "$S: rport left running after $down s, host removed after ${LAB_AT[c_host_gone]} s"
+	bound=$(awk -v d="$down" -v t=$TX_DEVLOSS 'BEGIN { if (d ~ /^[0-9.]+$/) printf "%.2f", d + t + 3; else print 0 }')
+	tx_bound "$S: port removed at dev_loss_tmo: within $TX_DEVLOSS + 3 s of the failure (bound $bound)" \
+		"${LAB_AT[c_host_gone]}" "$bound"
+	lab_path_restore 0
+	wait
+}
+for side in "${SIDES[@]}"; do
+	tx_past_devloss $side
+done
 
 # --- 4. logout timing: every channel's logout at once. ib_srp caps
 # ch_count at the CPUs (2 in the lab guest): N channels, a second's wait

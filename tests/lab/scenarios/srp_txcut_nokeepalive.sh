@@ -34,6 +34,17 @@
 # (20261206-021657 twice, -022042, -023459), with nothing of the driver's
 # in it.
 #
+# NK_SIDES (colon-separated, default "tx") names the sides of path 0 that
+# are cut, one drop each per driver: tx as above, rx where the packets
+# arrive (lost, not held; the rx drops of srp_keepalive with the keep-alive
+# off). Each side is compared on its own. rx is not in the default: the
+# in-tree driver's I/O waits up to 124 s there and the kernel reports fio
+# blocked for more than 60 s, which fails the boot's clean-kernel-log
+# check (boot 20261206-215005); run it as LAB_ENV=NK_SIDES=tx:rx
+# tests/lab/run --driver intree srp_txcut_nokeepalive. Only where a tx
+# drop holds the packets (6.1, lab_path_tx_holds): on 6.12 the scenario
+# is skipped.
+#
 # It needs both drivers in one boot, so it runs in the in-tree comparison
 # only (tests/run-all --compare, or tests/lab/run --driver intree
 # srp_txcut_nokeepalive), not in the default tests/run-all: the two 60 s
@@ -41,13 +52,14 @@
 #
 # lab-drivers: intree
 # lab-boot: pathcut
-# lab-timeout: 900
+# lab-timeout: 1500
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
 . /lab/lib-time.sh
 
 : "${TX_DROP_SECS:=60}"
 : "${NK_MARGIN:=2}"
+: "${NK_SIDES:=tx}"
 RECONNECT=2 FASTFAIL=4 DEVLOSS=60
 # multipathd's TUR outlasts the drop: dm fails the path on the driver's
 # I/O errors only (see above).
@@ -102,11 +114,11 @@ nk_no_worse() {
 	awk -v o="$1" -v i="$2" -v m="$NK_MARGIN" 'BEGIN { exit !(o <= i + m) }'
 }
 
-# nk_drop WHO: log in over both paths, fio verify on the map, path 0
-# refused where packets leave for TX_DROP_SECS, restored; the figures go to
-# FIG_*[WHO].
+# nk_drop WHO SIDE: log in over both paths, fio verify on the map, path 0
+# dropped on SIDE (tx: refused where packets leave; rx: where they arrive)
+# for TX_DROP_SECS, restored; the figures go to FIG_*[WHO SIDE].
 nk_drop() {
-	local who=$1 h0 h1 d0 fpid rest kdm rc
+	local who="$1 $2" side=$2 h0 h1 d0 fpid rest kdm rc
 	h0=$(lab_path_srp_login 0 "") && srp_wait_disks "$h0" 2 &&
 		pass "$who: login over path 0 with the default login string" ||
 		fail "$who: login over path 0 with the default login string"
@@ -115,7 +127,7 @@ nk_drop() {
 	R0=/sys/class/srp_remote_ports/port-$h0:1
 	check "$who: rport timers $RECONNECT/$FASTFAIL/$DEVLOSS on both hosts" \
 		nk_timers $h0 $h1
-	if [ "$who" = ours ]; then
+	if [ "$1" = ours ]; then
 		check "ours: keep-alive off on both hosts" sh -c \
 			"grep -qx off /sys/class/scsi_host/host$h0/keepalive_state &&
 			 grep -qx off /sys/class/scsi_host/host$h1/keepalive_state"
@@ -127,14 +139,14 @@ nk_drop() {
 		--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
 		--verify_fatal=1 --do_verify=1 --time_based \
 		--runtime=$((TX_DROP_SECS + 15)) \
-		--output-format=json --output=/tmp/nk-$who.json 2>/tmp/nk-$who.err &
+		--output-format=json --output=/tmp/nk-$1-$2.json 2>/tmp/nk-$1-$2.err &
 	fpid=$!
 	check "$who: fio runs over path 0 ($d0)" lab_disk_moves $d0 30
 	lab_log_mark
 	# Not in check(): its subshell would lose LAB_CUT_T0.
-	lab_path_cut 0 tx $TX_DROP_SECS &&
-		pass "$who: path 0 dropped where packets leave for $TX_DROP_SECS s" ||
-		fail "$who: path 0 dropped where packets leave for $TX_DROP_SECS s"
+	lab_path_cut 0 $side $TX_DROP_SECS &&
+		pass "$who: path 0 dropped for $TX_DROP_SECS s" ||
+		fail "$who: path 0 dropped for $TX_DROP_SECS s"
 	LAB_T0=$LAB_CUT_T0
 	lab_watch $TX_DROP_SECS c_rport_down c_dm_failed
 	kdm=$(lab_kdelta "$LAB_LOG_MARK" "device-mapper: multipath: [0-9:]+: Failing path $MM\\.")
@@ -149,10 +161,10 @@ nk_drop() {
 	wait $fpid
 	rc=$?
 	FIG_RC[$who]=$rc
-	FIG_LAT[$who]=$(lab_fio_max_lat /tmp/nk-$who.json)
-	lab_note "$who: fio across the drop: exit $rc, errors $(lab_fio_errors /tmp/nk-$who.json), longest I/O ${FIG_LAT[$who]} s"
-	[ $rc -eq 0 ] || tail -20 /tmp/nk-$who.err
-	check "$who: fio verify across the drop: exit 0, no data error" lab_fio_ok /tmp/nk-$who.json $rc
+	FIG_LAT[$who]=$(lab_fio_max_lat /tmp/nk-$1-$2.json)
+	lab_note "$who: fio across the drop: exit $rc, errors $(lab_fio_errors /tmp/nk-$1-$2.json), longest I/O ${FIG_LAT[$who]} s"
+	[ $rc -eq 0 ] || tail -20 /tmp/nk-$1-$2.err
+	check "$who: fio verify across the drop: exit 0, no data error" lab_fio_ok /tmp/nk-$1-$2.json $rc
 	check "$who: multipath maps flushed" lab_multipathd_down
 	check "$who: logout" srp_logout_all
 }
@@ -166,21 +178,28 @@ check "SRP target ports on both paths" lab_path_srpt_up 2
 
 # --- the in-tree ib_srp (it has no keep-alive)
 check "in-tree ib_srp loads (from kernel/)" lab_srp_load
-nk_drop intree
+for side in ${NK_SIDES//:/ }; do
+	nk_drop intree $side
+done
 
 # --- ours, keepalive=0
 check "ours loaded in place of the in-tree ib_srp, keepalive=0" nk_load_ours
 for m in ib_srp rdi_core; do
 	check "loaded $m is ours, this build (build ID)" lab_module_is_this_build $m
 done
-nk_drop ours
+for side in ${NK_SIDES//:/ }; do
+	nk_drop ours $side
+done
 
-lab_note "keep-alive off, ${TX_DROP_SECS} s tx drop: dm failed the path after ${FIG_FAIL[intree]} s in-tree, ${FIG_FAIL[ours]} s ours; longest I/O ${FIG_LAT[intree]} s in-tree, ${FIG_LAT[ours]} s ours; path 0 read ${FIG_BACK[intree]} s in-tree, ${FIG_BACK[ours]} s ours after the drop; fio exit ${FIG_RC[intree]} in-tree, ${FIG_RC[ours]} ours"
-check "dm fails the path no later than in-tree + $NK_MARGIN s (ours ${FIG_FAIL[ours]} s, in-tree ${FIG_FAIL[intree]} s)" \
-	nk_no_worse "${FIG_FAIL[ours]}" "${FIG_FAIL[intree]}"
-check "longest I/O no longer than in-tree + $NK_MARGIN s (ours ${FIG_LAT[ours]} s, in-tree ${FIG_LAT[intree]} s)" \
-	nk_no_worse "${FIG_LAT[ours]}" "${FIG_LAT[intree]}"
-check "path 0 reads again after the drop no later than in-tree + $NK_MARGIN s (ours ${FIG_BACK[ours]} s, in-tree ${FIG_BACK[intree]} s)" \
-	nk_no_worse "${FIG_BACK[ours]}" "${FIG_BACK[intree]}"
+for side in ${NK_SIDES//:/ }; do
+	i="intree $side" o="ours $side"
+	lab_note "keep-alive off, ${TX_DROP_SECS} s $side drop: dm failed the path after ${FIG_FAIL[$i]} s in-tree, ${FIG_FAIL[$o]} s ours; longest I/O ${FIG_LAT[$i]} s in-tree, ${FIG_LAT[$o]} s ours; path 0 read ${FIG_BACK[$i]} s in-tree, ${FIG_BACK[$o]} s ours after the drop; fio exit ${FIG_RC[$i]} in-tree, ${FIG_RC[$o]} ours"
+	check "$side: dm fails the path no later than in-tree + $NK_MARGIN s (ours ${FIG_FAIL[$o]} s, in-tree ${FIG_FAIL[$i]} s)" \
+		nk_no_worse "${FIG_FAIL[$o]}" "${FIG_FAIL[$i]}"
+	check "$side: longest I/O no longer than in-tree + $NK_MARGIN s (ours ${FIG_LAT[$o]} s, in-tree ${FIG_LAT[$i]} s)" \
+		nk_no_worse "${FIG_LAT[$o]}" "${FIG_LAT[$i]}"
+	check "$side: path 0 reads again after the drop no later than in-tree + $NK_MARGIN s (ours ${FIG_BACK[$o]} s, in-tree ${FIG_BACK[$i]} s)" \
+		nk_no_worse "${FIG_BACK[$o]}" "${FIG_BACK[$i]}"
+done
 check "ours: no task blocked for 120 s" lab_log_lacks "blocked for more than"
 check "ours unloads" sh -c "rmmod ib_srp && rmmod rdi_core"

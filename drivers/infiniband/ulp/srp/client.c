@@ -22,6 +22,7 @@
 #include "device.h"
 #include "target.h"
 #include "client.h"
+#include "login.h"
 
 /* Pages one FR MR maps for SRP, at most. */
 #define SRP_MAX_PAGES_PER_MR	512
@@ -260,6 +261,8 @@ static void srp_remove_one(struct ib_device *ib_dev, void *client_data)
 		list_del(&host->entry);
 		srp_host_remove(host);
 	}
+	/* No id of ours lingers for a DREQ over a device that goes away. */
+	srp_cm_ids_end();
 	srp_teardown_registration(sdev);
 	rdi_device_put(sdev->rdi);
 	kfree(sdev);

@@ -190,8 +190,9 @@ static void srp_ib_cm_event(struct srp_channel *ch, struct ib_cm_id *id,
 }
 
 /*
- * Events of an id the channel has let go of are dropped (its destruction
- * answers what needs answering); returning 0 keeps the id for
+ * Events of an id the channel has let go of are dropped, but for the end
+ * of a disconnect, which ends the id's linger (srp_cm_id_closed()): a
+ * DREQ from the target is answered then. Returning 0 keeps the id for
  * srp_ib_cm_destroy_work().
  */
 static int srp_ib_cm_handler(struct ib_cm_id *id, const struct ib_cm_event *ev)
@@ -201,16 +202,31 @@ static int srp_ib_cm_handler(struct ib_cm_id *id, const struct ib_cm_event *ev)
 	mutex_lock(&cid->lock);
 	if (cid->ch)
 		srp_ib_cm_event(cid->ch, id, ev);
+	switch (ev->event) {
+	case IB_CM_DREQ_RECEIVED:
+		if (!cid->ch)
+			ib_send_cm_drep(id, NULL, 0);
+		fallthrough;
+	case IB_CM_DREP_RECEIVED:
+	case IB_CM_DREQ_ERROR:
+	case IB_CM_TIMEWAIT_EXIT:
+		srp_cm_id_closed(cid);
+		break;
+	default:
+		break;
+	}
 	mutex_unlock(&cid->lock);
 	return 0;
 }
 
 static void srp_ib_cm_destroy_work(struct work_struct *work)
 {
-	struct srp_cm_id *cid = container_of(work, struct srp_cm_id, destroy);
+	struct srp_cm_id *cid = container_of(to_delayed_work(work),
+					     struct srp_cm_id, destroy);
 
+	srp_cm_id_unlist(cid);
 	ib_destroy_cm_id(cid->ib);
-	kfree(cid);
+	srp_cm_id_free(cid);
 }
 
 static int srp_ib_cm_init(struct srp_channel *ch)
@@ -301,10 +317,13 @@ static int srp_ib_cm_connect(struct srp_channel *ch,
 	return ib_send_cm_req(ch->cm_id->ib, &param);
 }
 
+/* A DREQ goes out only on an established connection: its id waits for it. */
 static void srp_ib_cm_disconnect(struct srp_channel *ch)
 {
-	if (ch->cm_id)
-		ib_send_cm_dreq(ch->cm_id->ib, NULL, 0);
+	struct srp_cm_id *cid = ch->cm_id;
+
+	if (cid && !ib_send_cm_dreq(cid->ib, NULL, 0))
+		set_bit(SRP_CM_ID_DISCONNECTING, &cid->flags);
 }
 
 const struct srp_cm_ops srp_ib_cm_ops = {

@@ -90,8 +90,10 @@ static void srp_rdma_cm_event(struct srp_channel *ch, struct rdma_cm_id *id,
 }
 
 /*
- * Events of an id the channel has let go of are dropped; returning 0 keeps
- * the id for srp_rdma_cm_destroy_work(), which may be under way.
+ * Events of an id the channel has let go of are dropped, but for the end
+ * of a disconnect, which ends the id's linger (srp_cm_id_closed());
+ * returning 0 keeps the id for srp_rdma_cm_destroy_work(), which may be
+ * under way.
  */
 static int srp_rdma_cm_handler(struct rdma_cm_id *id,
 			       struct rdma_cm_event *ev)
@@ -99,18 +101,31 @@ static int srp_rdma_cm_handler(struct rdma_cm_id *id,
 	struct srp_cm_id *cid = id->context;
 
 	mutex_lock(&cid->lock);
+	if (ev->event == RDMA_CM_EVENT_ESTABLISHED)
+		set_bit(SRP_CM_ID_ESTABLISHED, &cid->flags);
 	if (cid->ch)
 		srp_rdma_cm_event(cid->ch, id, ev);
+	switch (ev->event) {
+	case RDMA_CM_EVENT_DISCONNECTED:
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		srp_cm_id_closed(cid);
+		break;
+	default:
+		break;
+	}
 	mutex_unlock(&cid->lock);
 	return 0;
 }
 
 static void srp_rdma_cm_destroy_work(struct work_struct *work)
 {
-	struct srp_cm_id *cid = container_of(work, struct srp_cm_id, destroy);
+	struct srp_cm_id *cid = container_of(to_delayed_work(work),
+					     struct srp_cm_id, destroy);
 
+	srp_cm_id_unlist(cid);
 	rdma_destroy_id(cid->rdma);
-	kfree(cid);
+	srp_cm_id_free(cid);
 }
 
 /*
@@ -235,10 +250,18 @@ static int srp_rdma_cm_connect(struct srp_channel *ch,
 	return rdma_connect(ch->cm_id->rdma, &param);
 }
 
+/*
+ * rdma_disconnect() returns 0 whether a DREQ went out or not (it answers
+ * a DREQ received, and does nothing before the connection is up): only an
+ * established connection's id waits for the DREQ's answer.
+ */
 static void srp_rdma_cm_disconnect(struct srp_channel *ch)
 {
-	if (ch->cm_id)
-		rdma_disconnect(ch->cm_id->rdma);
+	struct srp_cm_id *cid = ch->cm_id;
+
+	if (cid && !rdma_disconnect(cid->rdma) &&
+	    test_bit(SRP_CM_ID_ESTABLISHED, &cid->flags))
+		set_bit(SRP_CM_ID_DISCONNECTING, &cid->flags);
 }
 
 const struct srp_cm_ops srp_rdma_cm_ops = {

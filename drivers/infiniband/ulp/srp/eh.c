@@ -101,7 +101,10 @@ int srp_eh_device_reset(struct scsi_cmnd *scmnd)
  * A reconnect drains every old channel before it completes what they
  * carried. One that fails may have done neither (a target being removed,
  * an rport lost), and the error handler completes its commands whatever
- * we return: the channels are fenced first (srp_rport_fence()).
+ * we return: the channels are fenced first (srp_rport_fence()). Unless the
+ * transport's reconnect work brought them back meanwhile: the reset has
+ * then happened, and FAILED would have the error handler take the disks
+ * offline on a path that works.
  *
  * Return: SUCCESS or FAILED.
  */
@@ -113,6 +116,5 @@ int srp_eh_host_reset(struct scsi_cmnd *scmnd)
 		     "host reset: reconnecting\n");
 	if (!srp_reconnect_rport(target->rport))
 		return SUCCESS;
-	srp_rport_fence(target);
-	return FAILED;
+	return srp_rport_fence(target) ? FAILED : SUCCESS;
 }

@@ -37,6 +37,25 @@ enum {
 static struct workqueue_struct *srp_cm_wq;
 
 /*
+ * How long an id the channel has let go of is kept for the CM to finish a
+ * disconnect we started (struct srp_cm_id). The CM bounds that itself: on
+ * RoCE, Debian 12's RDMA/CM resends a DREQ 15 times about 6.1 s apart and
+ * reports the end after about 98 s. This is a backstop above that, for a
+ * CM that reports nothing.
+ */
+#define SRP_CM_LINGER_SECS	120
+
+/*
+ * The ids let go of and not destroyed yet, for unload and device removal.
+ * The lock also orders an id's being put away against the end of its
+ * disconnect (SRP_CM_ID_PUT_AWAY, SRP_CM_ID_CLOSED), and is the last thing
+ * of an id that srp_cm_id_put_away() touches before the destroy work,
+ * which takes it first, may free the id.
+ */
+static LIST_HEAD(srp_cm_ids);
+static DEFINE_SPINLOCK(srp_cm_ids_lock);
+
+/*
  * Read at every login, reconnects included, as the in-tree driver does: a
  * new value applies from the next login of each channel.
  */
@@ -268,8 +287,69 @@ struct srp_cm_id *srp_cm_id_new(struct srp_channel *ch, work_func_t destroy)
 		return NULL;
 	mutex_init(&cid->lock);
 	cid->ch = ch;
-	INIT_WORK(&cid->destroy, destroy);
+	INIT_LIST_HEAD(&cid->entry);
+	INIT_DELAYED_WORK(&cid->destroy, destroy);
 	return cid;
+}
+
+/**
+ * srp_cm_id_closed() - the CM has finished with an id
+ * @cid: the id's context; its handler reported the end of the disconnect
+ *       (or of the device)
+ *
+ * An id the channel has let go of is destroyed now; one still in use will
+ * not linger when it is let go of.
+ *
+ * Context: the id's CM handler (the id is not destroyed before it returns).
+ */
+void srp_cm_id_closed(struct srp_cm_id *cid)
+{
+	spin_lock(&srp_cm_ids_lock);
+	set_bit(SRP_CM_ID_CLOSED, &cid->flags);
+	if (test_bit(SRP_CM_ID_PUT_AWAY, &cid->flags))
+		mod_delayed_work(srp_cm_wq, &cid->destroy, 0);
+	spin_unlock(&srp_cm_ids_lock);
+}
+
+/**
+ * srp_cm_id_unlist() - the destruction of an id begins
+ * @cid: the id's context, from its destroy work
+ *
+ * After this neither unload nor device removal reaches @cid.
+ */
+void srp_cm_id_unlist(struct srp_cm_id *cid)
+{
+	spin_lock(&srp_cm_ids_lock);
+	list_del_init(&cid->entry);
+	spin_unlock(&srp_cm_ids_lock);
+}
+
+/**
+ * srp_cm_id_free() - free an id's context once the id is destroyed
+ * @cid: the id's context, from its destroy work
+ *
+ * The id's handler can have requeued the work (srp_cm_id_closed()) until
+ * the id was destroyed; that second run is dropped here.
+ */
+void srp_cm_id_free(struct srp_cm_id *cid)
+{
+	cancel_delayed_work(&cid->destroy);
+	kfree(cid);
+}
+
+/**
+ * srp_cm_ids_end() - destroy every id let go of now, lingering or not
+ *
+ * Context: device removal and module unload, once the targets are gone.
+ */
+void srp_cm_ids_end(void)
+{
+	struct srp_cm_id *cid;
+
+	spin_lock(&srp_cm_ids_lock);
+	list_for_each_entry(cid, &srp_cm_ids, entry)
+		mod_delayed_work(srp_cm_wq, &cid->destroy, 0);
+	spin_unlock(&srp_cm_ids_lock);
 }
 
 /*
@@ -287,15 +367,29 @@ static void srp_cm_id_detach(struct srp_channel *ch)
 	mutex_unlock(&cid->lock);
 }
 
-/* Destroy the detached id in the background: that can wait on the fabric. */
+/*
+ * Destroy the detached id in the background: that can wait on the fabric.
+ * An id whose DREQ is unanswered lingers until the CM has finished the
+ * disconnect (srp_cm_id_closed()), at most SRP_CM_LINGER_SECS. Under
+ * srp_cm_ids_lock: an event that ends the disconnect comes either before,
+ * and is seen here, or after, and finds the id put away.
+ */
 static void srp_cm_id_put_away(struct srp_channel *ch)
 {
 	struct srp_cm_id *cid = ch->cm_id;
+	unsigned long delay = 0;
 
 	if (!cid)
 		return;
 	ch->cm_id = NULL;
-	queue_work(srp_cm_wq, &cid->destroy);
+	spin_lock(&srp_cm_ids_lock);
+	if (test_bit(SRP_CM_ID_DISCONNECTING, &cid->flags) &&
+	    !test_bit(SRP_CM_ID_CLOSED, &cid->flags))
+		delay = SRP_CM_LINGER_SECS * HZ;
+	set_bit(SRP_CM_ID_PUT_AWAY, &cid->flags);
+	list_add_tail(&cid->entry, &srp_cm_ids);
+	queue_delayed_work(srp_cm_wq, &cid->destroy, delay);
+	spin_unlock(&srp_cm_ids_lock);
 }
 
 /**
@@ -336,11 +430,14 @@ int srp_login_init(void)
 /**
  * srp_login_exit() - wait for every CM id's destruction, at module unload
  *
+ * Lingering ids are destroyed at once.
+ *
  * Context: every target is gone; waits as long as the fabric holds a MAD
  * of an id being destroyed.
  */
 void srp_login_exit(void)
 {
+	srp_cm_ids_end();
 	destroy_workqueue(srp_cm_wq);
 }
 

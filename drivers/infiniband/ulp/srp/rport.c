@@ -496,15 +496,32 @@ void srp_rport_terminate_io(struct srp_rport *rport)
  * channels keep their resources: a reconnect or the removal releases
  * them, both under the rport mutex or after error handling ended.
  *
+ * The transport's reconnect work can have taken the rport mutex between
+ * the failed reset and this, and brought the channels back: it drained
+ * the old ones, so there is nothing to fence, and fencing the new ones
+ * would fail the path that just came back (boot 20261206-215005: the
+ * reset's login timed out 0.3 s after a 60 s cut ended, the reconnect work
+ * logged in 0.2 s later, and the fence that followed took both new
+ * channels down). A failed reconnect leaves the rport blocked, failing
+ * fast or lost, so running means that one succeeded.
+ *
  * Context: process context (the SCSI error handler); takes the rport
  * mutex.
+ * Return: true when the channels were fenced, false when the rport is
+ * running again.
  */
-void srp_rport_fence(struct srp_target *target)
+bool srp_rport_fence(struct srp_target *target)
 {
 	struct srp_rport *rport = target->rport;
 	unsigned int i, n = 0;
 
 	mutex_lock(&rport->mutex);
+	if (rport->state == SRP_RPORT_RUNNING) {
+		mutex_unlock(&rport->mutex);
+		shost_printk(KERN_INFO, target->shost,
+			     "host reset: reconnected meanwhile by the transport; nothing to fence\n");
+		return false;
+	}
 	for (i = 0; i < target->ch_count; i++) {
 		struct srp_channel *ch = &target->ch[i];
 
@@ -519,6 +536,7 @@ void srp_rport_fence(struct srp_target *target)
 		shost_printk(KERN_WARNING, target->shost,
 			     "host reset failed: %u channel QPs moved to the error state and drained; no command's data is reachable any more\n",
 			     n);
+	return true;
 }
 
 /**

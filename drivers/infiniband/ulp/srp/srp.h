@@ -101,6 +101,9 @@ struct srp_channel;
  *           has let go of the id: its events are then dropped
  * @rdma:    the RDMA/CM id, or
  * @ib:      the IB CM id
+ * @flags:   SRP_CM_ID_* bits (enum srp_cm_id_flags)
+ * @entry:   in the list of ids let go of, until destroyed (login.c,
+ *           srp_cm_ids_lock)
  * @destroy: destroys the id and frees this (the connection manager's
  *           work function, on srp_cm_wq)
  *
@@ -110,8 +113,11 @@ struct srp_channel;
  * channel lets go of its id, which takes no longer than a running
  * handler, and the id is destroyed in the background: nothing the SCSI
  * transport's timers wait for waits for that, and a new login gets a new
- * id at once. The struct is the id's context and lives until the id is
- * destroyed; the channel may be gone by then.
+ * id at once. An id whose DREQ is still unanswered is kept until the CM
+ * has finished the disconnect, at most SRP_CM_LINGER_SECS (login.c):
+ * destroying it would cancel the DREQ's resends, and a target whose first
+ * DREQ was lost would keep the channel. The struct is the id's context
+ * and lives until the id is destroyed; the channel may be gone by then.
  */
 struct srp_cm_id {
 	struct mutex		lock;	/* @ch */
@@ -120,7 +126,26 @@ struct srp_cm_id {
 		struct rdma_cm_id	*rdma;
 		struct ib_cm_id		*ib;
 	};
-	struct work_struct	destroy;
+	unsigned long		flags;
+	struct list_head	entry;
+	struct delayed_work	destroy;
+};
+
+/**
+ * enum srp_cm_id_flags - what a CM id has been through (&srp_cm_id.flags)
+ * @SRP_CM_ID_ESTABLISHED:   the connection was established
+ * @SRP_CM_ID_DISCONNECTING: our DREQ went out on the established connection
+ * @SRP_CM_ID_CLOSED:        the CM has finished the disconnect (DREP, DREQ
+ *                           timeout, the target's DREQ, time wait over) or
+ *                           the device is going away
+ * @SRP_CM_ID_PUT_AWAY:      the channel let go of the id; its destruction
+ *                           is queued
+ */
+enum srp_cm_id_flags {
+	SRP_CM_ID_ESTABLISHED,
+	SRP_CM_ID_DISCONNECTING,
+	SRP_CM_ID_CLOSED,
+	SRP_CM_ID_PUT_AWAY,
 };
 
 /**
