@@ -482,6 +482,33 @@ if rogue_want login-huge; then
 	check "$m: no session left" iser_no_session
 fi
 
+# An unsolicited NOP-In right behind the final login response (issue 40):
+# tgt's iSER sends one to every full-feature connection each 5 s, and one
+# sent before the initiator posted its full-feature receives found none:
+# over soft-iWARP, which has no receiver-not-ready retry, the SendTargets
+# discovery of iser_tgt failed with "siw: got TERMINATE. layer 1, type 2,
+# code 2" (DDP, untagged buffer, no buffer: boot 20261206-175810). Here
+# soft-RoCE answers such a SEND with an RNR NAK and retries it, so the
+# NOP-In completes either way; rxe0 counts the NAK (send_rnr_err: the
+# initiator's end is on rxe0 too, and nothing else runs meanwhile).
+if rogue_want login-nopin; then
+	m=login-nopin
+	rnr=/sys/class/infiniband/$RXE0/ports/1/hw_counters/send_rnr_err
+	rogue_start $m
+	lab_log_mark
+	rnr0=$(cat $rnr)
+	rogue_login_check "$m: login and disk"
+	check "$m: the target sent a NOP-In right behind the final login response" \
+		lab_target_saw "^LIE $m conn=1"
+	rnr1=$(cat $rnr)
+	check "$m: it found a receive posted ($RXE0 send_rnr_err $rnr0 -> $rnr1)" \
+		test "$rnr1" -eq "$rnr0"
+	check "$m: LUN usable" rogue_usable
+	check "$m: one connection" eval "! grep -q '^CONNECT conn=2' $ROGUE_LOG"
+	check "$m: no connection error" lab_log_lacks_context 'detected conn error'
+	rogue_logout_check "$m: logout"
+fi
+
 # Finding 6: MaxRecvDataSegmentLength 512, InitialR2T=No, FirstBurstLength
 # 64 KiB: a 256 KiB write is 512 bytes of immediate data and 127 Data-Out
 # PDUs, 4096 of them at QD 32. The target checks DataSN and buffer offset
