@@ -458,7 +458,8 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	qattr.cq_mode = RDI_CQ_POOL;
 	qattr.comp_vector = -1;
 	qattr.send_wrs = ic->max_cmds * ISER_WR_PER_CMD + ISER_DOUT_WRS;
-	qattr.recv_wrs = ic->max_cmds + ISER_RX_EXTRA;
+	/* the login receive may still be posted when the ring is */
+	qattr.recv_wrs = ic->max_cmds + ISER_RX_EXTRA + 1;
 	ic->max_send_sge = min_t(u32, ic->dev->max_sge, 1 + ISER_INLINE_SGES);
 	qattr.max_send_sge = ic->max_send_sge;
 	qattr.max_recv_sge = 2;
@@ -874,6 +875,42 @@ void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring)
 	kfree(ring->desc);
 	ring->desc = NULL;
 	ring->nr = 0;
+}
+
+/**
+ * iser_rx_ring_post() - post the full-feature receive ring, once
+ * @ic: connection, bound: its ring allocated (iser_conn_bind())
+ *
+ * Called with the final login request, before it is posted: the target
+ * is in full feature phase once it has sent the final login response,
+ * and may send unexpected PDUs right behind it, before iscsid has set
+ * the session up and started the connection. tgt's iSER sends a NOP-In
+ * to every full-feature connection every 5 s, discovery sessions
+ * included. A SEND that finds no receive posted waits for
+ * receiver-not-ready retries on InfiniBand and RoCE, and ends the
+ * connection on iWARP, which has none (soft-iWARP: "got TERMINATE",
+ * DDP untagged buffer, no buffer). The final login response still lands
+ * in the login buffer, posted before the ring. Called again by
+ * iser_conn_start() for a connection whose final login request did not
+ * post it; the second call posts nothing.
+ *
+ * Context: any; under libiscsi's forward lock from iser_send_mgmt().
+ * Return: 0, or the error of ib_post_recv(); buffers already posted stay
+ * with the QP until it is drained.
+ */
+int iser_rx_ring_post(struct iser_conn *ic)
+{
+	unsigned int i;
+	int ret;
+
+	if (test_and_set_bit(ISER_CONN_F_FFP, &ic->flags))
+		return 0;
+	for (i = 0; i < ic->rx.nr; i++) {
+		ret = iser_post_recv(&ic->rx.desc[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /**
