@@ -29,11 +29,14 @@
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rdma-target.h"
 #include "scsi.h"
@@ -958,6 +961,30 @@ static void on_recv(struct conn *c, const uint8_t *pdu, uint32_t len)
 
 /* ---- the receive queue and the stall of datain-status ---- */
 
+/*
+ * datain-status: the receive that left the queue empty. The initiator's
+ * SEND it took completes about now, and the next one finds no receive:
+ * from here its send queue completes nothing. Also into the kernel log
+ * (when /dev/kmsg can be written), so that the initiator's reaction can
+ * be timed on the same clock.
+ */
+static void say_dry(struct conn *c)
+{
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	char line[64];
+	int n;
+
+	say("DRY conn=%d receive queue empty", c->n);
+	if (fd < 0)
+		return;
+	/* one write(): dprintf() gives up on /dev/kmsg, which refuses SEEK_CUR */
+	n = snprintf(line, sizeof(line),
+		     "<6>rogue-iser: DRY conn=%d receive queue empty\n", c->n);
+	if (write(fd, line, n) != n)
+		say("ERROR conn=%d /dev/kmsg: %s", c->n, strerror(errno));
+	close(fd);
+}
+
 /* A PDU in receive buffer IDX; held back while datain-status stalls. */
 static int on_rx(struct conn *c, const uint8_t *buf, uint32_t len,
 		 unsigned int idx)
@@ -968,6 +995,8 @@ static int on_rx(struct conn *c, const uint8_t *buf, uint32_t len,
 	if (!ic->stall)
 		return 1;
 	ic->rx_held[idx] = 1;
+	if (ic->stall == STALL_RUN_DRY && !c->rx_posted)
+		say_dry(c);
 	return 0;
 }
 

@@ -180,7 +180,8 @@ tgt_fio_loop_max_lat() {
 # connection has failed and TGT_CUT_HOLD s more, so that iscsid's first
 # reconnection meets the cut too; then the packets flow again. Bounds:
 #  - the connection fails within TGT_CUT_FAIL (20) s of the cut: ours
-#    through its send queue watchdog (5 s), the in-tree driver through
+#    through its send queue watchdog (within 5 s of the last
+#    completion), the in-tree driver through
 #    libiscsi's NOP-Out (tgt's NOP-Ins keep it quiet until the cut; at
 #    most 5 s to the ping, 5 s to its timeout), or on 6.12 soft-RoCE,
 #    which may fail the QPs itself first (lab_rxe_fails_cut_qps; in

@@ -110,7 +110,9 @@ MODULE_PARM_DESC(rx_data_max,
 
 /*
  * A send queue that holds work and completes none of it for this long
- * fails its connection (iser_sq_watchdog()). A correct target keeps a
+ * fails its connection (iser_sq_watchdog(), which looks every
+ * ISER_SQ_WATCH_MS): within 5 s of its last completion, timer slack
+ * included. A correct target keeps a
  * receive posted for everything the initiator may send and its device
  * acknowledges each SEND at once, so a send that waits this long waits
  * for a target that stopped receiving (receiver-not-ready retries, which
@@ -122,9 +124,12 @@ MODULE_PARM_DESC(rx_data_max,
  * as traffic, so it sends no NOP-Out of its own, and one would wait in
  * the stopped queue anyway. 5 s is open-iscsi's default NOP-Out timeout,
  * what an administrator already accepts as the time to call a silent
- * connection dead.
+ * connection dead; 4 s without a completion, looked at twice a second,
+ * fails it 4 to 4.5 s after its last completion, under 5 s with the
+ * timer wheel's rounding (a few jiffies at this period).
  */
-#define ISER_SQ_STALL_SECS	5
+#define ISER_SQ_STALL_MS	4000
+#define ISER_SQ_WATCH_MS	500
 
 /* All connections, for device removal. */
 static LIST_HEAD(iser_conns);
@@ -250,9 +255,9 @@ static void iser_conn_err_work(struct work_struct *work)
 }
 
 /*
- * The send queue watchdog: once a second while the connection is up, a
- * send queue holding signaled work requests that has completed none of
- * them for ISER_SQ_STALL_SECS fails the connection (a failed completion
+ * The send queue watchdog: every ISER_SQ_WATCH_MS while the connection is
+ * up, a send queue holding signaled work requests that has completed none
+ * of them for ISER_SQ_STALL_MS fails the connection (a failed completion
  * does so at once: iser_wc_error()). It stops once the connection has
  * failed; iser_conn_terminate() waits for a run in progress.
  */
@@ -268,15 +273,15 @@ static void iser_sq_watchdog(struct timer_list *t)
 	smp_rmb();	/* sq_progress was written before sq_busy changed */
 	since = READ_ONCE(ic->sq_progress);
 	if (busy > 0 &&
-	    time_after(jiffies, since + ISER_SQ_STALL_SECS * HZ)) {
+	    time_after(jiffies, since + msecs_to_jiffies(ISER_SQ_STALL_MS))) {
 		dev_err(&ic->dev->ib_dev->dev,
-			"%pISpc: send queue completed none of its %d work requests in %u s; failing the connection\n",
+			"%pISpc: send queue completed none of its %d work requests in %u ms; failing the connection\n",
 			&ic->cm_id->route.addr.dst_addr, busy,
-			jiffies_to_msecs(jiffies - since) / 1000);
+			jiffies_to_msecs(jiffies - since));
 		iser_conn_error(ic);
 		return;
 	}
-	mod_timer(&ic->sq_timer, jiffies + HZ);
+	mod_timer(&ic->sq_timer, jiffies + msecs_to_jiffies(ISER_SQ_WATCH_MS));
 }
 
 /**
@@ -781,7 +786,7 @@ void iser_sq_done(struct iser_conn *ic)
 void iser_sq_watchdog_start(struct iser_conn *ic)
 {
 	lockdep_assert_held(&ic->state_mutex);
-	mod_timer(&ic->sq_timer, jiffies + HZ);
+	mod_timer(&ic->sq_timer, jiffies + msecs_to_jiffies(ISER_SQ_WATCH_MS));
 }
 
 /**

@@ -173,7 +173,7 @@ enum {
  * @sq_progress:   jiffies of the last send completion, or of the post that
  *                 found the send queue idle; written before @sq_busy
  *                 grows or shrinks, read after it
- * @sq_timer:      the send queue watchdog, once a second while the
+ * @sq_timer:      the send queue watchdog, twice a second while the
  *                 connection is up (iser_sq_watchdog())
  * @err_cqe:       completion of unsignaled or error-only work requests
  * @stats:         per-connection counters
