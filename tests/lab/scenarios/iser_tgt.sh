@@ -104,6 +104,19 @@ tgt_not_free_explain() {
 	done
 }
 
+# tgt_discovery_state: after a failed SendTargets, what is left of it
+# (printed): the kernel's sessions and their states, tgt's connections
+# and QPs, ib_iser's and iscsid's last words.
+tgt_discovery_state() {
+	local s
+	for s in /sys/class/iscsi_session/session*; do
+		[ -e "$s" ] && echo "${s##*/}: $(cat $s/state 2>/dev/null) $(cat $s/targetname 2>/dev/null)"
+	done
+	rdma resource show qp | grep -E 'rdma_cm|tgtd'
+	tgt_state
+	lab_log_since | grep -E 'ib_iser|iscsi|connection[0-9]' | tail -20
+}
+
 # tgt_phase NAME: NAME is one of TGT_PHASES.
 tgt_phase() { [[ :$TGT_PHASES: == *:$1:* ]]; }
 
@@ -305,7 +318,8 @@ tgt_rxe_counters
 for ((r = 1; r <= TGT_ROUNDS; r++)); do
 	n="round $r/$TGT_ROUNDS"
 	if tgt_phase inorder; then
-		check "$n: discovery over iSER on $ip lists tgt" iser_discover $ip
+		check "$n: discovery over iSER on $ip lists tgt" iser_discover $ip ||
+			tgt_discovery_state
 		check "$n: login over iSER" iser_login $ip
 		check "$n: session shows the disk" iser_wait_disks $ip 1
 		disk=$(iser_disks $ip | head -1)
@@ -366,7 +380,8 @@ for ((r = 1; r <= TGT_ROUNDS && siw; r++)); do
 	n="soft-iWARP, round $r/$TGT_ROUNDS"
 	t0=$SECONDS
 	lab_log_mark
-	check "$n: discovery over iSER on $ipw lists tgt" iser_discover $ipw
+	check "$n: discovery over iSER on $ipw lists tgt" iser_discover $ipw ||
+		tgt_discovery_state
 	check "$n: login over iSER" iser_login $ipw
 	check "$n: session shows the disk" iser_wait_disks $ipw 1
 	check "$n: the session's QP is on ${PATH_SIWI[2]}" \
