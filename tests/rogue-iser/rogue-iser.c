@@ -29,11 +29,14 @@
  *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rdma-target.h"
 #include "scsi.h"
@@ -99,7 +102,7 @@ enum mode {
 	M_OK, M_DATAIN_STATUS, M_INV_OTHER, M_INV_UNOFFERED, M_DSL_OVER,
 	M_AHS_OVERRUN, M_BAD_OPCODE, M_LOGIN_HUGE, M_NOPIN_DATA, M_ASYNC_BAD,
 	M_SMALL_MRDSL, M_ABORT_STALL, M_LUN_RESET_STALL, M_TARGET_RESET_STALL,
-	M_SQ_OVERFLOW, M_DUP_STATUS, M_XCONN,
+	M_SQ_OVERFLOW, M_DUP_STATUS, M_XCONN, M_LOGIN_NOPIN,
 };
 
 /* Task management functions (RFC 7143 section 11.5.1) */
@@ -126,6 +129,7 @@ static const struct {
 	{ "target-reset-stall", M_TARGET_RESET_STALL, "as abort-stall, for the TARGET WARM RESET that comes while the trigger is held" },
 	{ "dup-status", M_DUP_STATUS, "as datain-status, and right behind the Data-In with status a SCSI Response for the same command: two PDUs that complete it, while the initiator's LOCAL_INV for the first waits in its send queue" },
 	{ "xconn", M_XCONN, "hold the trigger, never answer it; SIGUSR2 probes its rkey over another connection of the initiator (another session's), whether or not the trigger's connection is up" },
+	{ "login-nopin", M_LOGIN_NOPIN, "right behind the final login response, an unsolicited NOP-In that wants no answer (TTT 0xffffffff), as tgt's 5 s NOP-In timer may send one: it must find a receive posted (over iWARP a SEND that finds none ends the connection)" },
 	{ "sq-overflow", M_SQ_OVERFLOW, "under a write load of -q commands at once, once it foresees which task the initiator uses next: let the receive queue run empty, then answer, -q at a time, the commands the initiator keeps posting behind the SEND that waits, without seeing them" },
 };
 
@@ -876,6 +880,14 @@ static void on_login(struct conn *c, const uint8_t *b, const uint8_t *data,
 		say("LOGGED_IN conn=%d mrdsl=%u initial_r2t=%d immediate=%d first_burst=%u sinv=%d",
 		    c->n, ic->peer_mrdsl, ic->initial_r2t, ic->immediate,
 		    ic->first_burst, ic->sinv);
+		if (mode == M_LOGIN_NOPIN) {
+			/* full feature phase has begun for the target */
+			o = bhs_init(out, OP_NOP_IN, 0xffffffff);
+			put_be32(o + 20, 0xffffffff);	/* TTT: no answer */
+			bhs_sn(c, o, 0);
+			send_pdu(c, out, text, 0);
+			say("LIE login-nopin conn=%d", c->n);
+		}
 	}
 }
 
@@ -949,6 +961,30 @@ static void on_recv(struct conn *c, const uint8_t *pdu, uint32_t len)
 
 /* ---- the receive queue and the stall of datain-status ---- */
 
+/*
+ * datain-status: the receive that left the queue empty. The initiator's
+ * SEND it took completes about now, and the next one finds no receive:
+ * from here its send queue completes nothing. Also into the kernel log
+ * (when /dev/kmsg can be written), so that the initiator's reaction can
+ * be timed on the same clock.
+ */
+static void say_dry(struct conn *c)
+{
+	int fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	char line[64];
+	int n;
+
+	say("DRY conn=%d receive queue empty", c->n);
+	if (fd < 0)
+		return;
+	/* one write(): dprintf() gives up on /dev/kmsg, which refuses SEEK_CUR */
+	n = snprintf(line, sizeof(line),
+		     "<6>rogue-iser: DRY conn=%d receive queue empty\n", c->n);
+	if (write(fd, line, n) != n)
+		say("ERROR conn=%d /dev/kmsg: %s", c->n, strerror(errno));
+	close(fd);
+}
+
 /* A PDU in receive buffer IDX; held back while datain-status stalls. */
 static int on_rx(struct conn *c, const uint8_t *buf, uint32_t len,
 		 unsigned int idx)
@@ -959,6 +995,8 @@ static int on_rx(struct conn *c, const uint8_t *buf, uint32_t len,
 	if (!ic->stall)
 		return 1;
 	ic->rx_held[idx] = 1;
+	if (ic->stall == STALL_RUN_DRY && !c->rx_posted)
+		say_dry(c);
 	return 0;
 }
 

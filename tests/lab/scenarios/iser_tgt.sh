@@ -104,6 +104,19 @@ tgt_not_free_explain() {
 	done
 }
 
+# tgt_discovery_state: after a failed SendTargets, what is left of it
+# (printed): the kernel's sessions and their states, tgt's connections
+# and QPs, ib_iser's and iscsid's last words.
+tgt_discovery_state() {
+	local s
+	for s in /sys/class/iscsi_session/session*; do
+		[ -e "$s" ] && echo "${s##*/}: $(cat $s/state 2>/dev/null) $(cat $s/targetname 2>/dev/null)"
+	done
+	rdma resource show qp | grep -E 'rdma_cm|tgtd'
+	tgt_state
+	lab_log_since | grep -E 'ib_iser|iscsi|connection[0-9]' | tail -20
+}
+
 # tgt_phase NAME: NAME is one of TGT_PHASES.
 tgt_phase() { [[ :$TGT_PHASES: == *:$1:* ]]; }
 
@@ -180,7 +193,8 @@ tgt_fio_loop_max_lat() {
 # connection has failed and TGT_CUT_HOLD s more, so that iscsid's first
 # reconnection meets the cut too; then the packets flow again. Bounds:
 #  - the connection fails within TGT_CUT_FAIL (20) s of the cut: ours
-#    through its send queue watchdog (5 s), the in-tree driver through
+#    through its send queue watchdog (within 5 s of the last
+#    completion), the in-tree driver through
 #    libiscsi's NOP-Out (tgt's NOP-Ins keep it quiet until the cut; at
 #    most 5 s to the ping, 5 s to its timeout), or on 6.12 soft-RoCE,
 #    which may fail the QPs itself first (lab_rxe_fails_cut_qps; in
@@ -304,7 +318,8 @@ tgt_rxe_counters
 for ((r = 1; r <= TGT_ROUNDS; r++)); do
 	n="round $r/$TGT_ROUNDS"
 	if tgt_phase inorder; then
-		check "$n: discovery over iSER on $ip lists tgt" iser_discover $ip
+		check "$n: discovery over iSER on $ip lists tgt" iser_discover $ip ||
+			tgt_discovery_state
 		check "$n: login over iSER" iser_login $ip
 		check "$n: session shows the disk" iser_wait_disks $ip 1
 		disk=$(iser_disks $ip | head -1)
@@ -365,7 +380,8 @@ for ((r = 1; r <= TGT_ROUNDS && siw; r++)); do
 	n="soft-iWARP, round $r/$TGT_ROUNDS"
 	t0=$SECONDS
 	lab_log_mark
-	check "$n: discovery over iSER on $ipw lists tgt" iser_discover $ipw
+	check "$n: discovery over iSER on $ipw lists tgt" iser_discover $ipw ||
+		tgt_discovery_state
 	check "$n: login over iSER" iser_login $ipw
 	check "$n: session shows the disk" iser_wait_disks $ipw 1
 	check "$n: the session's QP is on ${PATH_SIWI[2]}" \

@@ -117,7 +117,9 @@ MODULE_PARM_DESC(rx_data_max,
 
 /*
  * A send queue that holds work and completes none of it for this long
- * fails its connection (iser_sq_watchdog()). A correct target keeps a
+ * fails its connection (iser_sq_watchdog(), which looks every
+ * ISER_SQ_WATCH_MS): within 5 s of its last completion, timer slack
+ * included. A correct target keeps a
  * receive posted for everything the initiator may send and its device
  * acknowledges each SEND at once, so a send that waits this long waits
  * for a target that stopped receiving (receiver-not-ready retries, which
@@ -129,9 +131,12 @@ MODULE_PARM_DESC(rx_data_max,
  * as traffic, so it sends no NOP-Out of its own, and one would wait in
  * the stopped queue anyway. 5 s is open-iscsi's default NOP-Out timeout,
  * what an administrator already accepts as the time to call a silent
- * connection dead.
+ * connection dead; 4 s without a completion, looked at twice a second,
+ * fails it 4 to 4.5 s after its last completion, under 5 s with the
+ * timer wheel's rounding (a few jiffies at this period).
  */
-#define ISER_SQ_STALL_SECS	5
+#define ISER_SQ_STALL_MS	4000
+#define ISER_SQ_WATCH_MS	500
 
 /* All connections, for device removal. */
 static LIST_HEAD(iser_conns);
@@ -257,9 +262,9 @@ static void iser_conn_err_work(struct work_struct *work)
 }
 
 /*
- * The send queue watchdog: once a second while the connection is up, a
- * send queue holding signaled work requests that has completed none of
- * them for ISER_SQ_STALL_SECS fails the connection (a failed completion
+ * The send queue watchdog: every ISER_SQ_WATCH_MS while the connection is
+ * up, a send queue holding signaled work requests that has completed none
+ * of them for ISER_SQ_STALL_MS fails the connection (a failed completion
  * does so at once: iser_wc_error()). It stops once the connection has
  * failed; iser_conn_terminate() waits for a run in progress.
  */
@@ -275,15 +280,15 @@ static void iser_sq_watchdog(struct timer_list *t)
 	smp_rmb();	/* sq_progress was written before sq_busy changed */
 	since = READ_ONCE(ic->sq_progress);
 	if (busy > 0 &&
-	    time_after(jiffies, since + ISER_SQ_STALL_SECS * HZ)) {
+	    time_after(jiffies, since + msecs_to_jiffies(ISER_SQ_STALL_MS))) {
 		dev_err(&ic->dev->ib_dev->dev,
-			"%pISpc: send queue completed none of its %d work requests in %u s; failing the connection\n",
+			"%pISpc: send queue completed none of its %d work requests in %u ms; failing the connection\n",
 			&ic->cm_id->route.addr.dst_addr, busy,
-			jiffies_to_msecs(jiffies - since) / 1000);
+			jiffies_to_msecs(jiffies - since));
 		iser_conn_error(ic);
 		return;
 	}
-	mod_timer(&ic->sq_timer, jiffies + HZ);
+	mod_timer(&ic->sq_timer, jiffies + msecs_to_jiffies(ISER_SQ_WATCH_MS));
 }
 
 /**
@@ -491,7 +496,8 @@ int iser_conn_create_qp(struct iser_conn *ic)
 	qattr.cq_mode = RDI_CQ_POOL;
 	qattr.comp_vector = -1;
 	qattr.send_wrs = ic->max_cmds * ISER_WR_PER_CMD + ISER_DOUT_WRS;
-	qattr.recv_wrs = ic->max_cmds + ISER_RX_EXTRA;
+	/* the login receive may still be posted when the ring is */
+	qattr.recv_wrs = ic->max_cmds + ISER_RX_EXTRA + 1;
 	ic->max_send_sge = min_t(u32, ic->dev->max_sge, 1 + ISER_INLINE_SGES);
 	qattr.max_send_sge = ic->max_send_sge;
 	qattr.max_recv_sge = 2;
@@ -813,7 +819,7 @@ void iser_sq_done(struct iser_conn *ic)
 void iser_sq_watchdog_start(struct iser_conn *ic)
 {
 	lockdep_assert_held(&ic->state_mutex);
-	mod_timer(&ic->sq_timer, jiffies + HZ);
+	mod_timer(&ic->sq_timer, jiffies + msecs_to_jiffies(ISER_SQ_WATCH_MS));
 }
 
 /**
@@ -907,6 +913,42 @@ void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring)
 	kfree(ring->desc);
 	ring->desc = NULL;
 	ring->nr = 0;
+}
+
+/**
+ * iser_rx_ring_post() - post the full-feature receive ring, once
+ * @ic: connection, bound: its ring allocated (iser_conn_bind())
+ *
+ * Called with the final login request, before it is posted: the target
+ * is in full feature phase once it has sent the final login response,
+ * and may send unexpected PDUs right behind it, before iscsid has set
+ * the session up and started the connection. tgt's iSER sends a NOP-In
+ * to every full-feature connection every 5 s, discovery sessions
+ * included. A SEND that finds no receive posted waits for
+ * receiver-not-ready retries on InfiniBand and RoCE, and ends the
+ * connection on iWARP, which has none (soft-iWARP: "got TERMINATE",
+ * DDP untagged buffer, no buffer). The final login response still lands
+ * in the login buffer, posted before the ring. Called again by
+ * iser_conn_start() for a connection whose final login request did not
+ * post it; the second call posts nothing.
+ *
+ * Context: any; under libiscsi's forward lock from iser_send_mgmt().
+ * Return: 0, or the error of ib_post_recv(); buffers already posted stay
+ * with the QP until it is drained.
+ */
+int iser_rx_ring_post(struct iser_conn *ic)
+{
+	unsigned int i;
+	int ret;
+
+	if (test_and_set_bit(ISER_CONN_F_FFP, &ic->flags))
+		return 0;
+	for (i = 0; i < ic->rx.nr; i++) {
+		ret = iser_post_recv(&ic->rx.desc[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /**

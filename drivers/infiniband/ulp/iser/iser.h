@@ -117,7 +117,7 @@ struct iser_rx_ring {
 /* Flags in &iser_conn.flags. */
 enum {
 	ISER_CONN_F_ERROR,	/* failure reported, or teardown started */
-	ISER_CONN_F_FFP,	/* full-feature receive ring posted */
+	ISER_CONN_F_FFP,	/* full-feature receive ring posted (or being) */
 	ISER_CONN_F_RX_CAPPED,	/* a login declared @rx_data_max */
 	ISER_CONN_F_DRAINED,	/* QP in the error state and drained */
 	ISER_CONN_F_REPORT,	/* failure not yet reported to libiscsi */
@@ -173,7 +173,7 @@ enum {
  * @sq_progress:   jiffies of the last send completion, or of the post that
  *                 found the send queue idle; written before @sq_busy
  *                 grows or shrinks, read after it
- * @sq_timer:      the send queue watchdog, once a second while the
+ * @sq_timer:      the send queue watchdog, twice a second while the
  *                 connection is up (iser_sq_watchdog())
  * @err_cqe:       completion of unsignaled or error-only work requests
  * @stats:         per-connection counters
@@ -368,6 +368,7 @@ int iser_rx_ring_alloc(struct iser_conn *ic, struct iser_rx_ring *ring,
 		       unsigned int nr, u32 data_len);
 void iser_rx_ring_free(struct iser_conn *ic, struct iser_rx_ring *ring);
 int iser_post_recv(struct iser_rx_desc *desc);
+int iser_rx_ring_post(struct iser_conn *ic);
 
 /* device.c */
 int iser_client_register(void);

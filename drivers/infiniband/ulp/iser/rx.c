@@ -2,8 +2,9 @@
 /*
  * Receive completions: every PDU the target sends arrives as a SEND into
  * one of our receive buffers and is handed to libiscsi as is. Login-phase
- * PDUs use the single login buffer; full-feature PDUs the ring, one buffer
- * per command and a few for unexpected PDUs.
+ * PDUs use the single login buffer; everything after the final login
+ * response the ring, one buffer per command and a few for unexpected PDUs,
+ * posted with the final login request (iser_rx_ring_post()).
  *
  * A SEND lands in the next receive posted, whatever its size, and one
  * longer than that receive is a local length error that fails the

@@ -291,11 +291,21 @@ static int iser_conn_bind(struct iscsi_cls_session *cls_session,
 	ret = iser_map_tasks(ic, conn->session);
 	if (ret)
 		goto out_unlock;
+	/*
+	 * The full-feature receive ring goes out with the final login
+	 * request (iser_send_mgmt()), under libiscsi's forward lock: it is
+	 * allocated here. One buffer per task and ISER_RX_EXTRA for
+	 * unexpected PDUs, each taking as much as the shared buffer holds:
+	 * a login response too, should the target not make the transition.
+	 */
+	ret = iser_rx_ring_alloc(ic, &ic->rx,
+				 conn->session->cmds_max + ISER_RX_EXTRA,
+				 ic->rx_spill.size);
+	if (ret)
+		goto err_unmap;
 	ret = iscsi_conn_bind(cls_session, cls_conn, is_leading);
-	if (ret) {
-		iser_unmap_tasks(ic, conn->session);
-		goto out_unlock;
-	}
+	if (ret)
+		goto err_free_ring;
 	kref_get(&ic->ref);
 	conn->dd_data = ic;
 	WRITE_ONCE(ic->iscsi_conn, conn);
@@ -307,6 +317,13 @@ out_unlock:
 	mutex_unlock(&ic->state_mutex);
 	iscsi_put_endpoint(ep);
 	return ret;
+
+err_free_ring:
+	/* nothing of it was posted: the connection had no login yet */
+	iser_rx_ring_free(ic, &ic->rx);
+err_unmap:
+	iser_unmap_tasks(ic, conn->session);
+	goto out_unlock;
 }
 
 static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
@@ -316,7 +333,6 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 	struct iscsi_session *session = conn->session;
 	u32 dlen;
 	int ret;
-	unsigned int i;
 
 	if (!ic)
 		return -EINVAL;
@@ -365,22 +381,14 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 				  session->cmds_max, ret);
 		goto err_free_dout;
 	}
-	ret = iser_rx_ring_alloc(ic, &ic->rx, session->cmds_max + ISER_RX_EXTRA,
-				 dlen);
+	/* posted with the final login request, unless none went through us */
+	ret = iser_rx_ring_post(ic);
 	if (ret)
-		goto err_destroy_pool;
-	for (i = 0; i < ic->rx.nr; i++) {
-		ret = iser_post_recv(&ic->rx.desc[i]);
-		if (ret)
-			goto err_unlock_posted;
-	}
-	set_bit(ISER_CONN_F_FFP, &ic->flags);
+		goto err_unlock_posted;
 	mutex_unlock(&ic->state_mutex);
 
 	return iscsi_conn_start(cls_conn);
 
-err_destroy_pool:
-	rdi_mr_pool_destroy(ic->queue.qp);
 err_free_dout:
 	iser_dout_free(ic, session);
 out_unlock:

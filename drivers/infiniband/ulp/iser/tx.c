@@ -154,11 +154,26 @@ static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
 	}
 	it->send_wr.num_sge = it->nr_sge;
 
-	/* Before full feature phase, each request gets the login buffer. */
+	/*
+	 * Before full feature phase, each request gets the login buffer; the
+	 * final one (T=1, NSG=FullFeaturePhase) the ring behind it too, so
+	 * that what the target sends right after the final login response
+	 * finds a receive (iser_rx_ring_post()). Once the ring is posted,
+	 * every PDU lands there, a login response included should the
+	 * target not make the transition.
+	 */
 	if (!test_bit(ISER_CONN_F_FFP, &ic->flags)) {
 		ret = iser_post_recv(&ic->login_rx.desc[0]);
 		if (ret)
 			return ret;
+		if ((task->hdr->opcode & ISCSI_OPCODE_MASK) == ISCSI_OP_LOGIN &&
+		    (task->hdr->flags & ISCSI_FLAG_LOGIN_TRANSIT) &&
+		    ISCSI_LOGIN_NEXT_STAGE(task->hdr->flags) ==
+		    ISCSI_FULL_FEATURE_PHASE) {
+			ret = iser_rx_ring_post(ic);
+			if (ret)
+				return ret;
+		}
 	}
 	return iser_post_counted(ic, it, &it->send_wr, 1);
 }
