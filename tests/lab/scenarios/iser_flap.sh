@@ -39,6 +39,7 @@
 #                      with the drops; 10 in tests/run-all --long)
 #
 # lab-drivers: ours intree
+# lab-provokes: iscsi-conn sq-stall mpath rxe wc-error (the path drops its packets: NOP-Out timeouts, the watchdog)
 # lab-boot: pathcut
 # lab-timeout: 900
 # lab-long: ISER_FLAP_ROUNDS=10

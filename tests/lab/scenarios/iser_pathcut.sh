@@ -26,6 +26,7 @@
 # either driver (in-tree: 2 of 2 runs passed).
 #
 # lab-drivers: ours intree
+# lab-provokes: iscsi-conn sq-stall mpath rxe wc-error (a path cut under dm-multipath)
 # lab-boot: pathcut
 source /lab/lib-iser.sh
 source /lab/lib-path.sh

@@ -11,6 +11,7 @@
 #
 # Expectations per mode: tests/rogue-iser/README.md.
 # lab-drivers: ours
+# lab-provokes: iscsi-conn iser-fail sq-stall wc-error qp-error scsi-eh (the rogue target lies)
 # lab-boot: rogue
 # lab-timeout: 1200
 . /lab/lib-rogue-iser.sh

@@ -12,6 +12,7 @@
 # Knob (LAB_ENV): ISER_TMF_SECS (30) of resets.
 #
 # lab-drivers: ours intree
+# lab-provokes: iscsi-conn scsi-eh (a refused TARGET WARM RESET escalates to a session reset)
 source /lab/lib-iser.sh
 
 : "${ISER_TMF_SECS:=30}"

@@ -6,6 +6,7 @@
 # the rport timeouts changed during a cut apply to that cut.
 #
 # lab-drivers: ours
+# lab-provokes: srp-path srp-reconnect mpath rxe wc-error scsi-eh (paths cut and restored under dm-multipath)
 # lab-boot: pathcut
 . /lab/lib-srp.sh
 . /lab/lib-path.sh

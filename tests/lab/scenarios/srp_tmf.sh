@@ -22,6 +22,7 @@
 # stalls.
 #
 # lab-drivers: ours
+# lab-provokes: scsi-eh srp-reconnect srp-path wc-error (resets every second; a LUN whose commands time out; a refused task management)
 . /lab/lib-srp.sh
 
 : "${TMF_RESET_SECS:=40}"
