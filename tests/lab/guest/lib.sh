@@ -214,7 +214,7 @@ lab_conn_errors_check() {
 	local out bad unknown c names
 	names=$(for c in "${LAB_CONN_ERRORS[@]}"; do echo "${c%%$'\t'*}"; done)
 	for c in $(sed -n 's/^# lab-provokes: *//p' "/lab/scenarios/$1.sh" 2>/dev/null | sed 's/(.*//'); do
-		echo "$names" | grep -qx -- "$c" || unknown+=" $c"
+		grep -qx -- "$c" <<< "$names" || unknown+=" $c"
 	done
 	out=$(dmesg | lab_conn_errors_scan "$1" "${LAB_OUT:-/lab/out}/iscsid.log")
 	echo "$out" | awk -F'\t' '$1 == "excused" { print "LAB-INFO logout race, not counted: " $2 }'
