@@ -133,9 +133,11 @@ LAB_CONN_ERRORS=(
 	# "detected conn error (N)"), the NOP-Out ping went unanswered, the
 	# session stayed down past its replacement timeout. A conn error
 	# 1011 (ISCSI_ERR_CONN_FAILED) of a connection that iscsid logged out
-	# and never reported is the target's disconnect after the Logout
-	# Response overtaking iscsid's stop of the connection (both drivers;
-	# seen at logouts with LIO): part of the logout, excused
+	# and either never reported or reported in its state 4 (IN_LOGOUT) is
+	# the target's disconnect after the Logout Response overtaking
+	# iscsid's stop of the connection (seen at logouts with LIO, both
+	# drivers, in foundation_iser, iser_basic, iser_data, iser_cycles,
+	# iser_rxsize, tools_status): part of the logout, excused
 	# (lab_conn_errors_check).
 	$'iscsi-conn\tdetected conn error \\(|ping timeout of [0-9]+ secs expired|session recovery timed out after'
 	# ib_srp and scsi_transport_srp: a channel or path failed.
@@ -163,7 +165,8 @@ LAB_CONN_ERRORS=(
 # lab_conn_errors_scan SCENARIO [ISCSID_LOG]: the kernel log (stdin) from
 # the scenario's "lab-scenario" line on, as "CLASS<TAB>message" for each
 # connection error of a class that the scenario's "# lab-provokes:" lines
-# do not name; the logout races that ISCSID_LOG shows (see iscsi-conn) as
+# do not name; the logout races that ISCSID_LOG (iscsid's log of the
+# boot) shows (see iscsi-conn) as
 # "excused<TAB>message". No "lab-scenario" line: one "missing" line.
 lab_conn_errors_scan() {
 	local f=/lab/scenarios/$1.sh e tab=$'\t' pats= quiet= shut= rep=
@@ -175,7 +178,8 @@ lab_conn_errors_scan() {
 		quiet=$(sed -n 's/^# lab-provokes: *//p' "${LAB_PROVOKES_FILE:-$f}" | sed 's/(.*//' | tr '\n' ' ')
 	if [ -n "$2" ] && [ -f "$2" ]; then
 		shut=$(sed -n 's/^iscsid: Connection\([0-9]*:[0-9]*\) to .* is shutdown\.$/\1/p' "$2" | tr '\n' ' ')
-		rep=$(sed -n 's/^iscsid: Kernel reported iSCSI connection \([0-9]*:[0-9]*\) error.*/\1/p' "$2" | tr '\n' ' ')
+		# state (4): iscsid's ISCSI_CONN_STATE_IN_LOGOUT
+		rep=$(sed -n 's/^iscsid: Kernel reported iSCSI connection \([0-9]*:[0-9]*\) error .* state (\([0-35-9]\|[0-9][0-9]\+\))$/\1/p' "$2" | tr '\n' ' ')
 	fi
 	LAB_P=$pats awk -v s="$1" -v quiet=" $quiet " -v shut=" $shut " -v rep=" $rep " '
 	BEGIN {
