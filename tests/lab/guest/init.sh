@@ -236,7 +236,7 @@ for s in $SCENARIOS; do
 	echo "LAB-INFO begin $s $(date +%T) cap ${cap}s" >/dev/console
 	echo "<6>lab-scenario $s" > /dev/kmsg
 	: > "$LAB_OUT/$s.checks"
-	rm -f "$LAB_OUT/$s.end"
+	rm -f "$LAB_OUT/$s.end" "$LAB_OUT/$s.provokes"
 	[ "$KERNEL" = debug ] && debug_begin "$s"
 	rm -f "$LAB_OUT/$s.stuck" "/run/lab-xtrace.$s"
 	LAB_SCENARIO=$s LAB_CHECKS="$LAB_OUT/$s.checks" \
@@ -254,7 +254,7 @@ for s in $SCENARIOS; do
 	sleep 1
 	# Its own checks, then one more of the lab's: no connection error in
 	# the kernel log since its start that it does not declare
-	# ("# lab-provokes:", lib.sh LAB_CONN_ERRORS).
+	# ("# lab-provokes:" or lab_provokes, lib.sh LAB_CONN_ERRORS).
 	n0=$(grep -c -E '^(PASS|FAIL) ' "$LAB_OUT/$s.checks")
 	LAB_SCENARIO=$s LAB_CHECKS="$LAB_OUT/$s.checks" \
 		bash -c 'source /lab/lib.sh; lab_conn_errors_check "$LAB_SCENARIO"' 2>&1 |

@@ -176,6 +176,8 @@ lab_conn_errors_scan() {
 	done
 	[ -f "${LAB_PROVOKES_FILE:-$f}" ] &&
 		quiet=$(sed -n 's/^# lab-provokes: *//p' "${LAB_PROVOKES_FILE:-$f}" | sed 's/(.*//' | tr '\n' ' ')
+	[ -f "${LAB_OUT:-/lab/out}/$1.provokes" ] &&
+		quiet+=" $(tr '\n' ' ' < "${LAB_OUT:-/lab/out}/$1.provokes")"
 	if [ -n "$2" ] && [ -f "$2" ]; then
 		shut=$(sed -n 's/^iscsid: Connection\([0-9]*:[0-9]*\) to .* is shutdown\.$/\1/p' "$2" | tr '\n' ' ')
 		# state (4): iscsid's ISCSI_CONN_STATE_IN_LOGOUT
@@ -210,6 +212,19 @@ lab_conn_errors_scan() {
 			print nm[i] "\t" line[l]
 		}
 	}'
+}
+
+# lab_provokes CLASS...: from here on the scenario causes connection errors
+# of these LAB_CONN_ERRORS classes (for a phase that only some runs reach,
+# e.g. one of --long; a scenario that always causes them says so in its
+# header, "# lab-provokes:"). The whole scenario's check excuses them.
+lab_provokes() {
+	local c names
+	names=$(for c in "${LAB_CONN_ERRORS[@]}"; do echo "${c%%$'\t'*}"; done)
+	for c; do
+		grep -qx -- "$c" <<< "$names" || { fail "lab_provokes: class '$c' is one of LAB_CONN_ERRORS"; continue; }
+		echo "$c" >> "${LAB_OUT:-/tmp}/$LAB_SCENARIO.provokes"
+	done
 }
 
 # lab_conn_errors_check SCENARIO: the check of a scenario's kernel log for
