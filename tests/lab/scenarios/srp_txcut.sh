@@ -35,6 +35,7 @@
 # srp_txcut_nokeepalive.
 #
 # lab-drivers: ours intree
+# lab-provokes: srp-path srp-reconnect mpath rxe wc-error scsi-eh (the path drops its packets one way)
 # lab-boot: pathcut
 # lab-timeout: 600
 . /lab/lib-srp.sh
