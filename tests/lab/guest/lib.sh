@@ -169,7 +169,7 @@ LAB_CONN_ERRORS=(
 # boot) shows (see iscsi-conn) as
 # "excused<TAB>message". No "lab-scenario" line: one "missing" line.
 lab_conn_errors_scan() {
-	local f=/lab/scenarios/$1.sh e tab=$'\t' pats= quiet= shut= rep=
+	local f=/lab/scenarios/$1.sh e tab=$'\t' pats='' quiet='' shut='' rep=''
 	for e in "${LAB_CONN_ERRORS[@]}"; do
 		[[ $e == *"$tab"* ]] || continue
 		pats+="${e%%"$tab"*}"$'\037'"${e#*"$tab"}"$'\036'
