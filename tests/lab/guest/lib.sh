@@ -753,16 +753,20 @@ lab_unload() {
 # makes I/O slow on purpose (a path cut, a reset, a hostile target, a task
 # management function, a stalled backend) sets its own LAB_IO_BOUND in its
 # file, with its reason; LAB_ENV="LAB_IO_BOUND=..." sets it for a boot.
+# The debug kernel multiplies it by its LAB_SLOWDOWN.
 : "${LAB_IO_BOUND:=5}"
 
 # _lab_io_bound_ok SECS WHAT: SECS (a measured time) is within LAB_IO_BOUND;
 # each measurement is kept in $LAB_OUT/io-lat ("scenario what secs bound"),
 # whatever the outcome, the lab's record of how long I/O takes.
+# The bound scales with LAB_SLOWDOWN (the debug kernel), as lab_wait does.
 _lab_io_bound_ok() {
-	echo "$LAB_SCENARIO ${2// /_} ${1:-none} $LAB_IO_BOUND" >> "${LAB_OUT:-/tmp}/io-lat"
+	local b
+	b=$(awk -v b="$LAB_IO_BOUND" -v s="${LAB_SLOWDOWN:-1}" 'BEGIN { print b * s }')
+	echo "$LAB_SCENARIO ${2// /_} ${1:-none} $b" >> "${LAB_OUT:-/tmp}/io-lat"
 	[[ $1 =~ ^[0-9]+(\.[0-9]+)?$ ]] || { echo "$2: not measured"; return 1; }
-	awk -v t="$1" -v b="$LAB_IO_BOUND" 'BEGIN { exit !(t <= b) }' && return 0
-	echo "$2: ${1} s, over the bound of $LAB_IO_BOUND s (LAB_IO_BOUND)"
+	awk -v t="$1" -v b="$b" 'BEGIN { exit !(t <= b) }' && return 0
+	echo "$2: ${1} s, over the bound of $b s (LAB_IO_BOUND $LAB_IO_BOUND, LAB_SLOWDOWN ${LAB_SLOWDOWN:-1})"
 	return 1
 }
 
