@@ -236,7 +236,7 @@ for s in $SCENARIOS; do
 	echo "LAB-INFO begin $s $(date +%T) cap ${cap}s" >/dev/console
 	echo "<6>lab-scenario $s" > /dev/kmsg
 	: > "$LAB_OUT/$s.checks"
-	rm -f "$LAB_OUT/$s.end"
+	rm -f "$LAB_OUT/$s.end" "$LAB_OUT/$s.provokes"
 	[ "$KERNEL" = debug ] && debug_begin "$s"
 	rm -f "$LAB_OUT/$s.stuck" "/run/lab-xtrace.$s"
 	LAB_SCENARIO=$s LAB_CHECKS="$LAB_OUT/$s.checks" \
@@ -252,15 +252,22 @@ for s in $SCENARIOS; do
 	kill "$wpid" 2>/dev/null
 	wait "$wpid" 2>/dev/null
 	sleep 1
+	# Its own checks, then one more of the lab's: no connection error in
+	# the kernel log since its start that it does not declare
+	# ("# lab-provokes:" or lab_provokes, lib.sh LAB_CONN_ERRORS).
+	n0=$(grep -c -E '^(PASS|FAIL) ' "$LAB_OUT/$s.checks")
+	LAB_SCENARIO=$s LAB_CHECKS="$LAB_OUT/$s.checks" \
+		bash -c 'source /lab/lib.sh; lab_conn_errors_check "$LAB_SCENARIO"' 2>&1 |
+		tee -a "$LAB_OUT/$s.log" >/dev/console
 	# Daemons a scenario started must not shape the next one's view.
 	bash -c 'source /lab/lib.sh; lab_multipathd_down' >/dev/null 2>&1
 	n=$(grep -c -E '^(PASS|FAIL) ' "$LAB_OUT/$s.checks")
 	k=$(grep -c '^SKIP ' "$LAB_OUT/$s.checks")
 	[ "$k" -gt 0 ] && k=", $k skipped" || k=
 	st=$(cat "$LAB_OUT/$s.end" 2>/dev/null)
-	if [ -e "$LAB_OUT/$s.end" ] && [ "$st" = 0 ] && [ $rc -eq 0 ] && [ "$n" -gt 0 ]; then
+	if [ -e "$LAB_OUT/$s.end" ] && [ "$st" = 0 ] && [ $rc -eq 0 ] && [ "$n0" -gt 0 ]; then
 		result "PASS $s: ran to the end ($n checks$k)"
-	elif [ -e "$LAB_OUT/$s.end" ] && [ "$n" -eq 0 ]; then
+	elif [ -e "$LAB_OUT/$s.end" ] && [ "$n0" -eq 0 ]; then
 		result "FAIL $s: ran to the end (made no check$k)"
 	elif [ -e "$LAB_OUT/$s.end" ]; then
 		result "FAIL $s: ran to the end (its end reached with exit status ${st:-unknown}, its bash's $rc, after $n checks$k)"

@@ -39,6 +39,7 @@
 #                      with the drops; 10 in tests/run-all --long)
 #
 # lab-drivers: ours intree
+# lab-provokes: iscsi-conn sq-stall mpath rxe wc-error (the path drops its packets: NOP-Out timeouts, the watchdog)
 # lab-boot: pathcut
 # lab-timeout: 900
 # lab-long: ISER_FLAP_ROUNDS=10
@@ -136,7 +137,11 @@ check_flow() {
 # nothing that follows could run.
 flap() {
 	local name=$1 side=$2 fpid rc d0 t
-	lab_fio_verify_for $disk $FLAP_FIO /tmp/flap-fio.out >/dev/null 2>&1 &
+	# The I/O waits from the cut until the session is back: the NOP-Out
+	# failure (its check allows 60 s), 1 s, 8 s, then FLAP_BACK s: that
+	# sum is the flap's bound (LAB_IO_BOUND, lib.sh) for this fio.
+	LAB_IO_BOUND=$((60 + 1 + 8 + FLAP_BACK)) \
+		lab_fio_verify_for $disk $FLAP_FIO /tmp/flap-fio.out >/dev/null 2>&1 &
 	fpid=$!
 	check "$name: fio's I/O runs on $disk" lab_disk_moves $disk 60
 	check_flow "$name"

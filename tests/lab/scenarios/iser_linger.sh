@@ -32,6 +32,7 @@
 # under a cut is not a fair check of it.
 #
 # lab-drivers: ours
+# lab-provokes: iscsi-conn sq-stall rxe wc-error (a path cut under a logout)
 # lab-boot: pathcut
 source /lab/lib-iser.sh
 source /lab/lib-path.sh

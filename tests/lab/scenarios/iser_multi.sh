@@ -5,6 +5,7 @@
 # one path logs out and back in.
 #
 # lab-drivers: ours intree
+# lab-provokes: mpath (a path logged out under dm-multipath)
 source /lab/lib-iser.sh
 
 lab_net_up

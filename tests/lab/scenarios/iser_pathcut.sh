@@ -26,6 +26,7 @@
 # either driver (in-tree: 2 of 2 runs passed).
 #
 # lab-drivers: ours intree
+# lab-provokes: iscsi-conn sq-stall mpath rxe wc-error (a path cut under dm-multipath)
 # lab-boot: pathcut
 source /lab/lib-iser.sh
 source /lab/lib-path.sh
@@ -57,7 +58,10 @@ check "LUN 0 of both paths (${d[0]}, ${d[1]}) in map $map" \
 	test -n "$map" -a "$(lab_mp_map_of "${d[0]}")" = "$map"
 multipath -ll $map
 
-lab_fio_loop_start /dev/mapper/$map /tmp/cut-fio.out
+# The cut path's I/O waits until dm-multipath fails it over: the cut
+# noticed (its check allows 40 s) and the path failed (30 s more): that
+# sum is the bound (LAB_IO_BOUND, lib.sh) of the loop's I/O.
+LAB_IO_BOUND=70 lab_fio_loop_start /dev/mapper/$map /tmp/cut-fio.out
 fpid=$LAB_FIO_LOOP
 # fio's first requests may take seconds under TCG (process start, ALUA
 # path group activation): wait until the map completes requests

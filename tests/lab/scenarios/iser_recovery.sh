@@ -14,6 +14,7 @@
 # (slub_debug=U), where one leaked object per login fails.
 #
 # lab-drivers: ours intree
+# lab-provokes: iscsi-conn (the portal group disabled under I/O; iscsid killed)
 source /lab/lib-iser.sh
 
 tpg=$CFS/iscsi/$ISER_IQN/tpgt_1

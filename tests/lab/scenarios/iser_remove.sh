@@ -9,6 +9,7 @@
 # It gets a boot of its own: both rxe devices are gone afterwards.
 #
 # lab-drivers: ours intree
+# lab-provokes: iscsi-conn wc-error (the RDMA device removed under its sessions)
 # lab-boot: pathcut
 # lab-last
 source /lab/lib-iser.sh

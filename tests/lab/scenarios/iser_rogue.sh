@@ -11,6 +11,7 @@
 #
 # Expectations per mode: tests/rogue-iser/README.md.
 # lab-drivers: ours
+# lab-provokes: iscsi-conn iser-fail sq-stall wc-error qp-error scsi-eh (the rogue target lies)
 # lab-boot: rogue
 # lab-timeout: 1200
 . /lab/lib-rogue-iser.sh
@@ -574,7 +575,10 @@ if rogue_want small-mrdsl; then
 	if rogue_login; then
 		check "$n: negotiated as asked" \
 			lab_target_saw "^LOGGED_IN conn=1 mrdsl=512 initial_r2t=0 immediate=1 first_burst=65536"
-		check "$n: fio 256 KiB writes QD32, verify" lab_fio_verify "$ROGUE_DEV" \
+		# 512 Data-Out PDUs of 512 bytes per 256 KiB write, 32 writes
+		# queued, each PDU through the user-space target: slow on
+		# purpose; its bound (LAB_IO_BOUND, lib.sh), 30 s.
+		LAB_IO_BOUND=30 check "$n: fio 256 KiB writes QD32, verify" lab_fio_verify "$ROGUE_DEV" \
 			--rw=write --bs=256k --iodepth=32 --size=8m --loops=4
 		check "$n: Data-Out DataSN and offsets continuous" \
 			eval "! grep -E '^(DATAOUT_|ERROR)' $ROGUE_LOG"

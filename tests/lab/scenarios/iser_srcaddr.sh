@@ -33,6 +33,7 @@
 # found it (sessions, records, iface, portals and addresses removed).
 #
 # lab-drivers: ours
+# lab-provokes: iscsi-conn (the portal group disabled and enabled: a reconnect)
 source /lab/lib-iser.sh
 
 tpg=$CFS/iscsi/$ISER_IQN/tpgt_1

@@ -209,6 +209,8 @@ tgt_fio_loop_max_lat() {
 #    return (the one between is the cut's), no registration refused.
 tgt_cut() {
 	local n=$1 disk d0 t_cut ms_fail ms_back stall max rc mark kv
+	# the cut fails the connection: NOP-Out timeouts, the watchdog
+	lab_provokes iscsi-conn sq-stall wc-error
 	for kv in 'node.conn[0].timeo.noop_out_interval=5' \
 		'node.conn[0].timeo.noop_out_timeout=5' \
 		node.session.timeo.replacement_timeout=120; do

@@ -12,6 +12,7 @@
 # Knob (LAB_ENV): ISER_TMF_SECS (30) of resets.
 #
 # lab-drivers: ours intree
+# lab-provokes: iscsi-conn scsi-eh (a refused TARGET WARM RESET escalates to a session reset)
 source /lab/lib-iser.sh
 
 : "${ISER_TMF_SECS:=30}"
@@ -25,7 +26,10 @@ disk=$(iser_disks $IP0 | head -1)
 state=/sys/class/iscsi_session/$(iser_session $IP0)/state
 
 lab_log_mark
-lab_fio_verify_for $disk $((ISER_TMF_SECS + 5)) /tmp/iser-tmf-fio.out &
+# A reset every 2 s holds the session's I/O in the SCSI error handler; a
+# refused target reset drops the session, and its I/O waits for iscsid's
+# login: the bound (LAB_IO_BOUND, lib.sh) for this fio, 30 s.
+LAB_IO_BOUND=30 lab_fio_verify_for $disk $((ISER_TMF_SECS + 5)) /tmp/iser-tmf-fio.out &
 fpid=$!
 sleep 3
 lab_reset_loop $disk $ISER_TMF_SECS 2 $fpid -d -t

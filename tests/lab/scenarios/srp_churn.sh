@@ -15,6 +15,7 @@
 # Knobs (LAB_ENV): CHURN_SECS (60) of multipath churn.
 #
 # lab-drivers: ours
+# lab-provokes: mpath (paths logged out under dm-multipath)
 # lab-long: CHURN_SECS=300
 . /lab/lib-srp.sh
 . /lab/lib-path.sh

@@ -7,6 +7,7 @@
 # login (a host reset reconnects), as with the in-tree driver.
 #
 # lab-drivers: ours intree
+# lab-provokes: srp-reconnect (use_imm_data flipped: a host reset logs in again)
 . /lab/lib-srp.sh
 
 lab_srpt_up 2

@@ -12,6 +12,7 @@
 # Needs srp-fake-target (tests/fake-target/) in /lab/tools/.
 #
 # lab-drivers: ours
+# lab-provokes: srp-path srp-reconnect scsi-eh wc-error (the fake target rejects, disconnects, says nothing)
 . /lab/lib-hostile.sh
 
 lab_net_up

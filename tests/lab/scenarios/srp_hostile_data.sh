@@ -10,6 +10,7 @@
 # Needs srp-fake-target (tests/fake-target/) in /lab/tools/.
 #
 # lab-drivers: ours
+# lab-provokes: scsi-eh srp-path srp-reconnect wc-error (the fake target lies: commands time out, channels break and reconnect)
 # Expectations per mode: tests/fake-target/README.md.
 . /lab/lib-hostile.sh
 

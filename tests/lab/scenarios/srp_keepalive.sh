@@ -56,6 +56,7 @@
 # 48 s after the restore, and the longest I/O took 93 and 87 s.
 #
 # lab-drivers: ours intree
+# lab-provokes: srp-path srp-reconnect mpath rxe wc-error scsi-eh (paths cut, idle and under fio)
 # lab-boot: pathcut
 # lab-timeout: 900
 # lab-long: KA_SOAK_SECS=600

@@ -32,6 +32,7 @@
 #
 # lab-drivers: intree
 # lab-boot: pathcut
+# lab-provokes: scsi-eh srp-path srp-reconnect (a path cut under a logout: the DREQ lost)
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
 . /lab/lib-time.sh

@@ -16,6 +16,7 @@
 #     channel is logged in again in the background.
 #
 # lab-drivers: ours
+# lab-provokes: srp-path srp-reconnect (the fake target disconnects channels)
 . /lab/lib-hostile.sh
 
 MC_ERR=/tmp/mc-reads.err

@@ -6,6 +6,7 @@
 # the rport timeouts changed during a cut apply to that cut.
 #
 # lab-drivers: ours
+# lab-provokes: srp-path srp-reconnect mpath rxe wc-error scsi-eh (paths cut and restored under dm-multipath)
 # lab-boot: pathcut
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
@@ -33,7 +34,11 @@ lab_wait 20 lab_mp_map_of "${d[0]}"
 map=$(lab_mp_map_of "${d[0]}")
 check "both paths of LUN 0 in map $map" test -n "$map" -a "$map" = "$(lab_mp_map_of "${d[1]}")"
 
-lab_fio_loop_start /dev/mapper/$map /tmp/churn-fio.out
+# A cut path's I/O waits until its rport fails fast and dm-multipath
+# fails it over: its checks allow 60 s to block and 60 s to fail fast
+# (45 s in cycle 1): that sum is the bound (LAB_IO_BOUND, lib.sh) of the
+# loop's I/O.
+LAB_IO_BOUND=120 lab_fio_loop_start /dev/mapper/$map /tmp/churn-fio.out
 fpid=$LAB_FIO_LOOP
 sleep 5
 for ((c = 0; c < CHURN_CYCLES; c++)); do

@@ -23,6 +23,7 @@
 # the same drops is srp_txcut's.
 #
 # lab-drivers: ours
+# lab-provokes: srp-path srp-reconnect mpath rxe wc-error scsi-eh (path 0 cut under dm-multipath)
 # lab-boot: pathcut
 . /lab/lib-srp.sh
 . /lab/lib-path.sh
@@ -67,7 +68,10 @@ map=$(lab_mp_map_of "$d0")
 multipath -ll
 check "LUN 0 of path 0 ($d0) is in map $map" test -n "$map"
 
-lab_fio_loop_start /dev/mapper/$map /tmp/pathcut-fio.out
+# The cut path's I/O waits until its rport fails fast and dm-multipath
+# fails it over: its checks allow 60 s to block and 60 s to fail fast:
+# that sum is the bound (LAB_IO_BOUND, lib.sh) of the loop's I/O.
+LAB_IO_BOUND=120 lab_fio_loop_start /dev/mapper/$map /tmp/pathcut-fio.out
 fpid=$LAB_FIO_LOOP
 sleep 8
 sent=$(lab_path_sent 0)

@@ -20,6 +20,7 @@
 #    module unloads.
 #
 # lab-drivers: ours
+# lab-provokes: scsi-eh srp-reconnect srp-path (a polled channel failed and recovered on purpose)
 . /lab/lib-srp.sh
 . /lab/lib-tools.sh
 

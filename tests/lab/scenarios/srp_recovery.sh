@@ -5,6 +5,7 @@
 # timers). fio with verify must finish without errors.
 #
 # lab-drivers: ours intree
+# lab-provokes: scsi-eh srp-reconnect srp-path (LUN and host resets under I/O; the target port taken away and back)
 . /lab/lib-srp.sh
 
 lab_srpt_up 2

@@ -16,6 +16,7 @@
 # Needs srp-fake-target (tests/fake-target/) in /lab/tools/.
 #
 # lab-drivers: ours
+# lab-provokes: scsi-eh srp-path srp-reconnect wc-error qp-error (the fake target probes rkeys after completion: remote access errors, broken channels)
 # lab-timeout: 900
 . /lab/lib-hostile.sh
 

@@ -22,6 +22,7 @@
 # stalls.
 #
 # lab-drivers: ours
+# lab-provokes: scsi-eh srp-reconnect srp-path wc-error (resets every second; a LUN whose commands time out; a refused task management)
 . /lab/lib-srp.sh
 
 : "${TMF_RESET_SECS:=40}"
@@ -37,7 +38,10 @@ srp_wait_disks $h 2
 d=$(lab_host_disks $h | head -1)
 r=/sys/class/srp_remote_ports/port-$h:1
 lab_log_mark
-lab_fio_verify_for $d $((TMF_RESET_SECS + 5)) /tmp/tmf-reset-fio.out &
+# A reset every second holds the host's I/O in the SCSI error handler, a
+# host reset through a logout and a login: an I/O may wait out several.
+# Its bound (LAB_IO_BOUND, lib.sh) for this fio: 30 s.
+LAB_IO_BOUND=30 lab_fio_verify_for $d $((TMF_RESET_SECS + 5)) /tmp/tmf-reset-fio.out &
 fpid=$!
 sleep 3
 lab_reset_loop $d $TMF_RESET_SECS 1 $fpid -d -b -H
@@ -74,7 +78,10 @@ check "command timeout of $s is 1 s" grep -qx 1 /sys/block/$s/device/timeout
 tmo0=$(($(cat /sys/block/$s/device/iotmo_cnt)))
 err0=$(($(cat /sys/block/$s/device/ioerr_cnt)))
 lab_log_mark
-lab_fio_verify_for $s $((TMF_TIMEOUT_SECS + 5)) /tmp/tmf-tmo-fio.out &
+# A command stalled 2 s times out after 1 s, waits for its ABORT TASK
+# (LIO answers once it has the command back) and is retried, up to 5
+# times: its bound (LAB_IO_BOUND, lib.sh) for this fio, 30 s.
+LAB_IO_BOUND=30 lab_fio_verify_for $s $((TMF_TIMEOUT_SECS + 5)) /tmp/tmf-tmo-fio.out &
 fpid=$!
 sleep 3
 stalls=0 resets=0 rbad=0

@@ -42,6 +42,7 @@
 # srp_txcut_nokeepalive.
 #
 # lab-drivers: ours intree
+# lab-provokes: srp-path srp-reconnect mpath rxe wc-error scsi-eh (the path drops its packets one way)
 # lab-boot: pathcut
 # lab-timeout: 900
 # lab-long: TX_SIDES=tx:rx

@@ -51,6 +51,7 @@
 # drops cost several minutes of a CI run already at its limit.
 #
 # lab-drivers: intree
+# lab-provokes: srp-path srp-reconnect scsi-eh mpath rxe wc-error (the path drops its packets with no keep-alive: the SCSI error handler finds it)
 # lab-boot: pathcut
 # lab-timeout: 1500
 . /lab/lib-srp.sh

@@ -6,6 +6,7 @@
 # clearly within the timeout, and so does a port without a device manager.
 #
 # lab-drivers: ours intree
+# lab-provokes: srp-path srp-reconnect (a path is taken away under srp-daemon)
 source /lab/lib-tools.sh
 lab_net_up
 check "ib_umad and rdma_ucm load" tools_modules_up
