@@ -273,6 +273,11 @@ lab_reset_loop() {
 # scenario's check list. A check that cannot run here is not passed: it is
 # a SKIP with its reason, counted apart (guest/init.sh, tests/run-all).
 _lab_result() {
+	local up
+	# when each check ended (guest uptime), for trimming the run's time:
+	# results/check-times
+	read -r up _ < /proc/uptime
+	echo "$up $1 $LAB_SCENARIO: $2" >> "${LAB_OUT:-/tmp}/check-times"
 	echo "$1 $LAB_SCENARIO: $2" >> "$LAB_CHECKS"
 	echo "LAB-RESULT $1 $LAB_SCENARIO: $2" >> "${LAB_OUT:-/tmp}/results"
 	echo "LAB-RESULT $1 $LAB_SCENARIO: $2"
