@@ -234,6 +234,7 @@ for s in $SCENARIOS; do
 	fi
 	cap=$(scenario_cap "$s")
 	echo "LAB-INFO begin $s $(date +%T) cap ${cap}s" >/dev/console
+	echo "$(cut -d' ' -f1 /proc/uptime) BEGIN $s" >> "$LAB_OUT/check-times"
 	echo "<6>lab-scenario $s" > /dev/kmsg
 	: > "$LAB_OUT/$s.checks"
 	rm -f "$LAB_OUT/$s.end" "$LAB_OUT/$s.provokes"
@@ -278,6 +279,7 @@ for s in $SCENARIOS; do
 		result "FAIL $s: ran to the end (exit status $rc after $n checks)"
 	fi
 	echo "LAB-INFO end $s $(date +%T)" >/dev/console
+	echo "$(cut -d' ' -f1 /proc/uptime) END $s" >> "$LAB_OUT/check-times"
 	# Leaks and reports of the scenario's time (after its end line: the
 	# scans are not the scenario's and not under its cap).
 	[ "$KERNEL" = debug ] && debug_end "$s" "$(known_splats_pat "$s")"

@@ -273,6 +273,11 @@ lab_reset_loop() {
 # scenario's check list. A check that cannot run here is not passed: it is
 # a SKIP with its reason, counted apart (guest/init.sh, tests/run-all).
 _lab_result() {
+	local up
+	# when each check ended (guest uptime), for trimming the run's time:
+	# results/check-times
+	read -r up _ < /proc/uptime
+	echo "$up $1 $LAB_SCENARIO: $2" >> "${LAB_OUT:-/tmp}/check-times"
 	echo "$1 $LAB_SCENARIO: $2" >> "$LAB_CHECKS"
 	echo "LAB-RESULT $1 $LAB_SCENARIO: $2" >> "${LAB_OUT:-/tmp}/results"
 	echo "LAB-RESULT $1 $LAB_SCENARIO: $2"
@@ -1099,9 +1104,14 @@ _lab_sys_holders() {
 	done 2>/dev/null
 }
 
-# lab_slab_sites_ours FILE: allocation stacks through our modules in a
-# lab_slab_sites_save reading (a gate that never sees one is blind).
-lab_slab_sites_ours() { awk -F'\t' '$3 == 1' "$1" | wc -l; }
+# lab_slab_traced_ours: frames in our modules among the allocation stacks
+# of live slab objects, read as they are (no settle): while something of
+# ours is live, more than 0 says the leak gate can see our allocations.
+lab_slab_traced_ours() {
+	mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
+	cat /sys/kernel/debug/slab/*/alloc_traces 2>/dev/null |
+		grep -cE '\[(ib_srp|ib_iser|rdi_core)\]'
+}
 
 # _lab_stacks_note WHAT: "what<TAB>ours<TAB>stack" lines as notes, each
 # stack a frame a line.

@@ -56,9 +56,8 @@ lab_slab_caches > /tmp/cycles-idle
 node --login >/dev/null
 lab_slab_settle
 lab_slab_caches > /tmp/cycles-session
-lab_slab_sites_save /tmp/cycles-sites-in
-check "allocation stacks through our modules are traced while logged in ($(lab_slab_sites_ours /tmp/cycles-sites-in))" \
-	test "$(lab_slab_sites_ours /tmp/cycles-sites-in)" -gt 0
+n=$(lab_slab_traced_ours)
+check "allocation stacks through our modules are traced while logged in ($n frames)" test "$n" -gt 0
 node --logout >/dev/null
 lab_note "slab of one session (rx_data_max $(cat /sys/module/ib_iser/parameters/rx_data_max 2>/dev/null || echo -)):" \
 	"$(lab_slab_diff /tmp/cycles-idle /tmp/cycles-session | awk '{ kb += $3 } END { printf "%d KiB", kb / 1024 }')"

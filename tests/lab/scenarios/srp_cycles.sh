@@ -48,9 +48,8 @@ check "ib_srp loads" lab_srp_load
 check "warm-up login/logout" cycles_one
 # The gate sees our allocations (else it would pass blind).
 h=$(lab_srp_login 0) && srp_wait_disks "$h" 2
-lab_slab_sites_save /tmp/cycles-sites-in
-check "allocation stacks through our modules are traced while logged in ($(lab_slab_sites_ours /tmp/cycles-sites-in))" \
-	test "$(lab_slab_sites_ours /tmp/cycles-sites-in)" -gt 0
+n=$(lab_slab_traced_ours)
+check "allocation stacks through our modules are traced while logged in ($n frames)" test "$n" -gt 0
 check "logout" srp_logout_all
 check "allocation stacks read before the cycles" lab_slab_sites_save /tmp/cycles-sites0
 ref0=$(cycles_refcnts)

@@ -39,7 +39,7 @@
 # 3.5 s after it, and the keep-alive message came 8.79 s after the mark,
 # 5.25 s after the channel's last receive.)
 #
-#   KA_SOAK_SECS     length of the soak (default 60; 600 in --long)
+#   KA_SOAK_SECS     length of the soak (default 30; 600 in --long)
 #   KA_CUT_FIO_SECS  fio's run across the cut of part 2 (default 60; 120
 #                    in-tree, whose failover and reinstatement take longer)
 #   KA_SLOW_MS       the slow LUN's read delay (default 20000)
@@ -64,7 +64,7 @@
 . /lab/lib-path.sh
 . /lab/lib-time.sh
 
-: "${KA_SOAK_SECS:=60}"
+: "${KA_SOAK_SECS:=30}"
 : "${KA_CUT_FIO_SECS:=$([ "${DRIVER:-ours}" = intree ] && echo 120 || echo 60)}"
 : "${KA_SLOW_MS:=20000}"
 : "${KA_LOGIN_KEEPALIVE:=}"
