@@ -24,6 +24,10 @@
 #  4. Logout timing: sg_reset -H on a login of N channels (ch_count=4,
 #     capped at the guest's CPUs) takes less than the N s that a second's
 #     wait per channel's logout would take.
+#  5. rport delete with a read outstanding on path 0 just dropped (each
+#     side): the host is gone within K + 3 s, when the keep-alive has
+#     found the path dead and its commands are failed, not at the read's
+#     SCSI timeout (30 s) and its error handling.
 # TX_SIDES (colon-separated, default "tx") names the sides steps 1 and 3
 # cut: "rx" drops the packets where they arrive (lost, not held), with the
 # same bounds; --long runs both (TX_SIDES=tx:rx; alone: LAB_ENV=TX_SIDES=rx
@@ -36,8 +40,9 @@
 # time, dev_loss removal) as notes and PASS lines that apply none of the
 # bounds: the in-tree ib_srp has no keep-alive and fails them by design
 # (docs/srp.md). In step 3 a direct read is outstanding on path 0, else
-# the in-tree driver never notices the idle path. Steps 2 and 4 measure
-# ours' teardown and logout and are not run.
+# the in-tree driver never notices the idle path. Step 5 records the
+# in-tree time of the delete. Steps 2 and 4 measure ours' teardown and
+# logout and are not run.
 # The same drop with ours' keep-alive off against the in-tree driver:
 # srp_txcut_nokeepalive.
 #
@@ -257,6 +262,45 @@ if ours; then
 else
 	lab_note "in-tree: step 4 (ours' logout timing) not run"
 fi
+# --- 5. rport delete with a command outstanding on a cut path, on each
+# side. The removal removes the SCSI devices first, which waits for the
+# command: it must end once the keep-alive finds the path dead, not at the
+# command's SCSI timeout (30 s) and its error handling. Ours: step 4's
+# login for the first side, a new one for the next.
+c_inflight() { [ "$(awk '{ print $1 + $2 }' /sys/block/$1/inflight)" -gt 0 ]; }
+# tx_delete_busy SIDE: step 5 with path 0 dropped on SIDE.
+tx_delete_busy() {
+	local side=$1 d ddpid w=$((K + 20)) bound=$((K + 3))
+	tx_side_names $side
+	if [ ! -e "${R0:-/nonexistent}" ]; then
+		tx_login "" && pass "$S: login over path 0 for rport delete" ||
+			fail "$S: login over path 0 for rport delete"
+	fi
+	d=$(lab_host_disks "$h0" | head -1)
+	udevadm settle
+	lab_log_mark
+	lab_path_cut 0 $side && pass "$S: path 0 dropped $W, for rport delete" ||
+		fail "$S: path 0 dropped $W, for rport delete"
+	dd if=/dev/$d of=/dev/null bs=4k count=1 iflag=direct status=none 2>/dev/null &
+	ddpid=$!
+	check "$S: a read of $d is outstanding on the cut path" lab_wait 5 c_inflight $d
+	LAB_T0=$EPOCHREALTIME
+	echo 1 > $R0/delete
+	# In-tree: the read's SCSI timeout (30 s) and error handling first.
+	ours || w=150
+	lab_watch $w c_host_gone
+	lab_note "$S: rport delete with a read outstanding on the cut path: host$h0 gone after ${LAB_AT[c_host_gone]:-never} s"
+	lab_log_since | grep -E "host$h0|ib_srp" | head -12
+	tx_bound "$S: rport delete with a command outstanding on the cut path: host gone within K + 3 = $bound s" \
+		"${LAB_AT[c_host_gone]:-never}" $bound
+	lab_path_restore 0
+	lab_wait 60 c_host_gone
+	wait $ddpid
+}
+for side in "${SIDES[@]}"; do
+	tx_delete_busy $side
+done
+
 if ours; then
 	check "no task blocked for 120 s, at the end" tx_no_hung_task
 else
