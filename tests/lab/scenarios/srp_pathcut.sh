@@ -168,7 +168,8 @@ check "host$h0: dev_loss_tmo $PC_DEVLOSS" grep -qx $PC_DEVLOSS $r0/dev_loss_tmo
 pc_tgt_show "before the idle drop"
 lab_log_mark
 # Without a keep-alive (in-tree) only a command's timeout notices the drop.
-ours || { dd if=/dev/$d0 of=/dev/null bs=4k count=1 iflag=direct status=none 2>/dev/null & }
+ddpid=
+ours || { dd if=/dev/$d0 of=/dev/null bs=4k count=1 iflag=direct status=none 2>/dev/null & ddpid=$!; }
 lab_path_cut 0
 LAB_T0=$LAB_CUT_T0
 w_down=$((K + 15)) w_gone=$((PC_DEVLOSS + K + 25))
@@ -195,7 +196,7 @@ if [ "${PC_LINGER:-0}" = 1 ] && ours; then
 fi
 lab_path_restore 0
 # In-tree: its removal comes after the read's error handling.
-ours || { lab_wait 60 c_host_gone; wait; }
+ours || { lab_wait 60 c_host_gone; wait $ddpid; }
 if [ "${PC_LINGER:-0}" = 1 ]; then
 	LAB_T0=$EPOCHREALTIME
 	lab_watch $((PC_LINGER_BACK + 10)) c_linger_over
