@@ -25,9 +25,11 @@
 #     capped at the guest's CPUs) takes less than the N s that a second's
 #     wait per channel's logout would take.
 #  5. rport delete with a read outstanding on path 0 just dropped (each
-#     side): the host is gone within K + 3 s, when the keep-alive has
-#     found the path dead and its commands are failed, not at the read's
-#     SCSI timeout (30 s) and its error handling.
+#     side): the host is gone within the login's keep-alive + 3 s, when
+#     the keep-alive has found the path dead and its commands are failed,
+#     not at the read's SCSI timeout (30 s) and its error handling. The
+#     first side deletes step 4's login (keepalive=2: 3 s less guest
+#     time), the next a new default one.
 # TX_SIDES (colon-separated, default "tx") names the sides steps 1 and 3
 # cut: "rx" drops the packets where they arrive (lost, not held), with the
 # same bounds; --long runs both (TX_SIDES=tx:rx; alone: LAB_ENV=TX_SIDES=rx
@@ -244,7 +246,9 @@ done
 # ch_count at the CPUs (2 in the lab guest): N channels, a second's wait
 # per logout would take N s.
 if ours; then
-	tx_login "ch_count=4" && pass "login over path 0 with ch_count=4" ||
+	# keepalive=2: step 5 deletes this login with the path cut, which ends
+	# when the keep-alive finds the path dead.
+	tx_login "ch_count=4,keepalive=2" && pass "login over path 0 with ch_count=4" ||
 		fail "login over path 0 with ch_count=4"
 	N=$(cat /sys/class/scsi_host/host$h0/ch_count)
 	check "host$h0 has at least 2 channels ($N)" test "${N:-0}" -ge 2
@@ -270,12 +274,15 @@ fi
 c_inflight() { [ "$(awk '{ print $1 + $2 }' /sys/block/$1/inflight)" -gt 0 ]; }
 # tx_delete_busy SIDE: step 5 with path 0 dropped on SIDE.
 tx_delete_busy() {
-	local side=$1 d ddpid w=$((K + 20)) bound=$((K + 3))
+	local side=$1 d ddpid w kd bound
 	tx_side_names $side
 	if [ ! -e "${R0:-/nonexistent}" ]; then
 		tx_login "" && pass "$S: login over path 0 for rport delete" ||
 			fail "$S: login over path 0 for rport delete"
 	fi
+	# This login's keep-alive (step 4's is 2 s); in-tree none.
+	kd=$(cat /sys/class/scsi_host/host$h0/keepalive 2>/dev/null || echo 0)
+	w=$((kd + 20)) bound=$((kd + 3))
 	d=$(lab_host_disks "$h0" | head -1)
 	udevadm settle
 	lab_log_mark
@@ -291,7 +298,7 @@ tx_delete_busy() {
 	lab_watch $w c_host_gone
 	lab_note "$S: rport delete with a read outstanding on the cut path: host$h0 gone after ${LAB_AT[c_host_gone]:-never} s"
 	lab_log_since | grep -E "host$h0|ib_srp" | head -12
-	tx_bound "$S: rport delete with a command outstanding on the cut path: host gone within K + 3 = $bound s" \
+	tx_bound "$S: rport delete with a command outstanding on the cut path: host gone within keep-alive + 3 = $bound s" \
 		"${LAB_AT[c_host_gone]:-never}" $bound
 	lab_path_restore 0
 	lab_wait 60 c_host_gone
