@@ -42,9 +42,9 @@
 # time, dev_loss removal) as notes and PASS lines that apply none of the
 # bounds: the in-tree ib_srp has no keep-alive and fails them by design
 # (docs/srp.md). In step 3 a direct read is outstanding on path 0, else
-# the in-tree driver never notices the idle path. Step 5 records the
-# in-tree time of the delete. Steps 2 and 4 measure ours' teardown and
-# logout and are not run.
+# the in-tree driver never notices the idle path. Steps 2, 4 and 5
+# measure ours' teardown, logout and removal and are not run (step 5's
+# in-tree figure is in docs/srp.md).
 # The same drop with ours' keep-alive off against the in-tree driver:
 # srp_txcut_nokeepalive.
 #
@@ -276,12 +276,12 @@ c_inflight() { [ "$(awk '{ print $1 + $2 }' /sys/block/$1/inflight)" -gt 0 ]; }
 tx_delete_busy() {
 	local side=$1 d ddpid w kd bound
 	tx_side_names $side
-	if [ ! -e "${R0:-/nonexistent}" ]; then
+	if [ -z "${h0:-}" ] || [ ! -e "${R0:-/nonexistent}" ]; then
 		tx_login "" && pass "$S: login over path 0 for rport delete" ||
-			fail "$S: login over path 0 for rport delete"
+			{ fail "$S: login over path 0 for rport delete"; return; }
 	fi
-	# This login's keep-alive (step 4's is 2 s); in-tree none.
-	kd=$(cat /sys/class/scsi_host/host$h0/keepalive 2>/dev/null || echo 0)
+	# This login's keep-alive (step 4's is 2 s).
+	kd=$(cat /sys/class/scsi_host/host$h0/keepalive)
 	w=$((kd + 20)) bound=$((kd + 3))
 	d=$(lab_host_disks "$h0" | head -1)
 	udevadm settle
@@ -293,20 +293,25 @@ tx_delete_busy() {
 	check "$S: a read of $d is outstanding on the cut path" lab_wait 5 c_inflight $d
 	LAB_T0=$EPOCHREALTIME
 	echo 1 > $R0/delete
-	# In-tree: the read's SCSI timeout (30 s) and error handling first.
-	ours || w=150
 	lab_watch $w c_host_gone
 	lab_note "$S: rport delete with a read outstanding on the cut path: host$h0 gone after ${LAB_AT[c_host_gone]:-never} s"
 	lab_log_since | grep -E "host$h0|ib_srp" | head -12
-	tx_bound "$S: rport delete with a command outstanding on the cut path: host gone within keep-alive + 3 = $bound s" \
-		"${LAB_AT[c_host_gone]:-never}" $bound
+	check "$S: rport delete with a command outstanding on the cut path: host gone within keep-alive + 3 = $bound s (${LAB_AT[c_host_gone]:-never} s)" \
+		lab_within "${LAB_AT[c_host_gone]:-never}" $bound
 	lab_path_restore 0
 	lab_wait 60 c_host_gone
 	wait $ddpid
 }
-for side in "${SIDES[@]}"; do
-	tx_delete_busy $side
-done
+# Ours only: the in-tree driver took 139.32 s for the rx side, its
+# srp_remove_work blocked past the lab's hung-task limit (boot
+# 20261207-012325), which fails the boot's clean kernel log.
+if ours; then
+	for side in "${SIDES[@]}"; do
+		tx_delete_busy $side
+	done
+else
+	lab_note "in-tree: step 5 (rport delete with a command outstanding) not run: docs/srp.md has its figure"
+fi
 
 if ours; then
 	check "no task blocked for 120 s, at the end" tx_no_hung_task
