@@ -165,18 +165,105 @@ static void srp_tl_err_work(struct work_struct *work)
 	}
 }
 
+/**
+ * srp_removal_fail() - fail what a target being removed still waits for
+ * @target: the target; &srp_target.state is %SRP_TARGET_REMOVED
+ * @lost:   the path was found dead (&srp_ch_ops.lost): every channel goes
+ *
+ * The removal removes the SCSI devices first (srp_remove_work()), and
+ * that waits for every command outstanding. A target being removed is not
+ * recovered, so a command on a channel that went down, whose answer can
+ * never come, would otherwise hold the removal until its SCSI timeout
+ * and the error handler's failed host reset (30.5 s in the lab). The
+ * removal's fail work (srp_removal_fail_work()) ends those commands
+ * instead, as soon as the channel is known to be down: when the removal
+ * starts (srp_target_queue_remove()) and at each channel failure during
+ * it.
+ *
+ * Context: any.
+ */
+void srp_removal_fail(struct srp_target *target, bool lost)
+{
+	if (!READ_ONCE(target->rport))
+		return;
+	if (lost)
+		WRITE_ONCE(target->removal_lost, true);
+	queue_work(system_long_wq, &target->removal_fail_work);
+}
+
+/*
+ * The removal's fail work (srp_removal_fail()). Under the rport mutex, so
+ * that it never overlaps a reconnect or the error handler's fence, and
+ * only until the removal is past its SCSI devices: srp_stop_rport_timers()
+ * marks the rport lost under that mutex before any channel logs out, so a
+ * channel down from then on is one the removal's own logout took down.
+ * A lost rport otherwise is one dev_loss_tmo removes, whose commands the
+ * transport failed already.
+ *
+ * Every channel that is down and still has its QP is drained and its
+ * commands completed: with DID_NO_CONNECT when the path is lost (every
+ * channel is marked down first), else with DID_RESET, for the midlayer
+ * to retry them on a channel still up; without one they end with
+ * DID_NO_CONNECT in srp_queuecommand(). As in srp_ch_teardown(), a grace
+ * period between marking down and draining lets no submitter still post
+ * on a channel once it is drained. The channels keep their resources:
+ * the removal releases them.
+ */
+static void srp_removal_fail_work(struct work_struct *work)
+{
+	struct srp_target *target = container_of(work, struct srp_target,
+						 removal_fail_work);
+	struct srp_rport *rport = target->rport;
+	bool lost = READ_ONCE(target->removal_lost);
+	unsigned int i, n = 0;
+
+	mutex_lock(&rport->mutex);
+	if (rport->state == SRP_RPORT_LOST)
+		goto out;
+	for (i = 0; i < target->ch_count; i++) {
+		struct srp_channel *ch = &target->ch[i];
+
+		if (!ch->queue.qp)
+			continue;
+		if (lost)
+			srp_ch_mark_down(ch);
+		if (!READ_ONCE(ch->connected))
+			n++;
+	}
+	if (!n)
+		goto out;
+	synchronize_rcu();
+	for (i = 0; i < target->ch_count; i++) {
+		struct srp_channel *ch = &target->ch[i];
+
+		if (!ch->queue.qp || READ_ONCE(ch->connected))
+			continue;
+		rdi_queue_drain(&ch->queue);
+		srp_fail_channel(ch, lost ? DID_NO_CONNECT : DID_RESET);
+	}
+	shost_printk(KERN_WARNING, target->shost,
+		     "being removed: %u channel(s) down%s; their QPs drained and their commands failed\n",
+		     n, lost ? ", the path is lost" : "");
+out:
+	mutex_unlock(&rport->mutex);
+}
+
 /*
  * Start transport recovery from any context: the timers start in a work,
  * which takes the rport mutex. A channel logging in again in the
  * background (srp_ch_retry_work()) holds that mutex while it waits for the
- * target's answer, and it has nothing left to join now: its wait ends.
+ * target's answer, and it has nothing left to join now: its wait ends. A
+ * target being removed is not recovered: the commands of its channels that
+ * went down are failed instead (srp_removal_fail()).
  */
-static void srp_rport_recover(struct srp_target *target)
+static void srp_rport_recover(struct srp_target *target, bool lost)
 {
 	unsigned int i;
 
-	if (READ_ONCE(target->state) == SRP_TARGET_REMOVED)
+	if (READ_ONCE(target->state) == SRP_TARGET_REMOVED) {
+		srp_removal_fail(target, lost);
 		return;
+	}
 	for (i = 0; i < target->ch_count; i++)
 		srp_ch_login_abandon(&target->ch[i]);
 	queue_work(system_long_wq, &target->tl_err_work);
@@ -348,7 +435,8 @@ int srp_rport_reconnect(struct srp_rport *rport)
  * channel and its commands are retried there. The rport is not blocked, so
  * no timer runs and nothing fails fast. When no interrupt-driven channel is
  * left (polled ones cannot take what the others carry), or the target is
- * not live, transport recovery of the whole rport starts.
+ * not live, transport recovery of the whole rport starts; of a target
+ * being removed, the commands of @ch are failed instead (srp_removal_fail()).
  *
  * Context: any (completion handlers, CM handlers, QP events).
  */
@@ -375,7 +463,7 @@ void srp_ch_failed(struct srp_channel *ch)
 			return;
 		}
 	}
-	srp_rport_recover(target);
+	srp_rport_recover(target, false);
 }
 
 /**
@@ -385,13 +473,14 @@ void srp_ch_failed(struct srp_channel *ch)
  * The channels' &srp_ch_ops.lost: the target is unreachable (transport
  * retries exhausted, keep-alive or task management function unanswered),
  * so the other channels are as good as lost and the whole rport is
- * recovered at once.
+ * recovered at once; of a target being removed, the commands of every
+ * channel are failed (srp_removal_fail()).
  *
  * Context: any.
  */
 void srp_ch_lost(struct srp_channel *ch)
 {
-	srp_rport_recover(ch->target);
+	srp_rport_recover(ch->target, true);
 }
 
 /*
@@ -443,7 +532,7 @@ static void srp_ch_retry_work(struct work_struct *work)
 			srp_ch_teardown(ch);
 	}
 	if (srp_ch_live_irq(target) < 0) {
-		srp_rport_recover(target);
+		srp_rport_recover(target, false);
 		goto out;
 	}
 	for (i = 0; i < target->ch_count; i++) {
@@ -569,6 +658,7 @@ int srp_rport_attach(struct srp_target *target)
 void srp_rport_init_target(struct srp_target *target)
 {
 	INIT_WORK(&target->tl_err_work, srp_tl_err_work);
+	INIT_WORK(&target->removal_fail_work, srp_removal_fail_work);
 	INIT_DELAYED_WORK(&target->ch_retry_work, srp_ch_retry_work);
 	INIT_DELAYED_WORK(&target->tmo.work, srp_tmo_watch_work);
 }

@@ -385,6 +385,12 @@ enum srp_target_state {
  * @orig_dgid:   destination GID as given (before redirects)
  * @remove_work: removes the target (rport delete, device removal)
  * @tl_err_work: starts transport-layer recovery
+ * @removal_fail_work: fails the commands of the channels that are down
+ *               while the target is being removed (rport.c)
+ * @removal_lost: the path was found dead during the removal (keep-alive
+ *               or task management function unanswered, transport retries
+ *               exhausted): every channel is failed, not only those down.
+ *               Set from any context, read by @removal_fail_work
  * @ch_retry_work: tears down channels that failed alone and logs in the
  *               channels that are down (rport.c)
  * @tmo:         applies timeout changes to the running transport timers
@@ -423,6 +429,8 @@ struct srp_target {
 
 	struct work_struct	remove_work;
 	struct work_struct	tl_err_work;
+	struct work_struct	removal_fail_work;
+	bool			removal_lost;
 	struct delayed_work	ch_retry_work;
 	struct srp_tmo_watch	tmo;
 	struct dentry		*debugfs;

@@ -711,6 +711,7 @@ err_disconnect:
 	srp_debugfs_remove(target);
 	srp_target_disconnect(target, true);
 	cancel_work_sync(&target->tl_err_work);
+	cancel_work_sync(&target->removal_fail_work);
 	cancel_delayed_work_sync(&target->tmo.work);
 	srp_target_free_channels(target);
 err_unlist:
@@ -742,14 +743,19 @@ void srp_target_queue_remove(struct srp_target *target)
 	}
 	spin_unlock_irqrestore(&target->lock, flags);
 
-	if (queue)
-		queue_work(srp_remove_wq, &target->remove_work);
+	if (!queue)
+		return;
+	queue_work(srp_remove_wq, &target->remove_work);
+	/* Channels already down hold no command back from the removal. */
+	srp_removal_fail(target, false);
 }
 
 /*
  * The one teardown of a logged-in target: SCSI devices first (their final
- * SYNCHRONIZE CACHE still travels over live channels), then the rport
- * timers, then SRP_I_LOGOUT + disconnect on every channel, then memory.
+ * SYNCHRONIZE CACHE still travels over live channels; the commands of a
+ * channel that is or goes down meanwhile are failed, srp_removal_fail()),
+ * then the rport timers, then SRP_I_LOGOUT + disconnect on every channel,
+ * then memory.
  */
 static void srp_remove_work(struct work_struct *work)
 {
@@ -767,6 +773,7 @@ static void srp_remove_work(struct work_struct *work)
 	srp_debugfs_remove(target);
 	srp_target_disconnect(target, true);
 	cancel_work_sync(&target->tl_err_work);
+	cancel_work_sync(&target->removal_fail_work);
 	/* A channel failure seen just before the removal may have queued it. */
 	cancel_delayed_work_sync(&target->ch_retry_work);
 	/* The rport is lost now: the watch does not queue itself again. */
