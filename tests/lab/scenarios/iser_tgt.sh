@@ -117,6 +117,49 @@ tgt_discovery_state() {
 	lab_log_since | grep -E 'ib_iser|iscsi|connection[0-9]' | tail -20
 }
 
+# tgt_discover IP: iser_discover with iscsiadm's own log (-d 4, each line
+# timed) kept in /tmp/tgt-disc.log, printed when it fails.
+tgt_discover() {
+	local rc
+	iscsiadm -d 4 -m discovery -t st -p "$1:$ISER_PORT" -I iser 2>&1 |
+		while IFS= read -r line; do echo "${EPOCHREALTIME} $line"; done > /tmp/tgt-disc.log
+	grep -q " $ISER_IQN\$" /tmp/tgt-disc.log && ! grep -q 'timed out' /tmp/tgt-disc.log
+	rc=$?
+	[ $rc = 0 ] || cat /tmp/tgt-disc.log
+	return $rc
+}
+
+# tgt_burn_start N / tgt_burn_stop: N busy loops in the guest (a loaded
+# host, TGT_BURN), for reproducing what a loaded CI host does.
+tgt_burn_start() {
+	local i
+	TGT_BURN_PIDS=
+	for ((i = 0; i < $1; i++)); do
+		sh -c 'while :; do :; done' &
+		TGT_BURN_PIDS+=" $!"
+	done
+}
+tgt_burn_stop() {
+	[ -n "${TGT_BURN_PIDS:-}" ] || return 0
+	kill $TGT_BURN_PIDS
+	wait $TGT_BURN_PIDS 2>/dev/null
+	TGT_BURN_PIDS=
+}
+
+# tgt_discover_state_full: tgt_discovery_state, then the whole kernel
+# log since the mark and ib_iser's trace.
+tgt_discover_state_full() {
+	tgt_discovery_state
+	echo "--- kernel log since the mark"
+	lab_log_since | tail -60
+	echo "--- ib_iser trace"
+	tail -40 /sys/kernel/tracing/trace
+	echo "--- iscsiadm -m session -P3"
+	iscsiadm -m session -P3 2>&1 | head -60
+	echo "--- tgtd log"
+	tail -30 $TGT_LOG
+}
+
 # tgt_phase NAME: NAME is one of TGT_PHASES.
 tgt_phase() { [[ :$TGT_PHASES: == *:$1:* ]]; }
 
@@ -317,11 +360,28 @@ if [ "$DRIVER" = ours ]; then
 	echo 1 > /sys/kernel/tracing/events/ib_iser/iser_rx_pdu/enable
 fi
 tgt_rxe_counters
+# Diagnosis (not in the manifest's count): TGT_DISC_REPEAT discoveries in
+# a row, under TGT_BURN busy loops.
+tgt_burn_start ${TGT_BURN:-0}
+for ((i = 1; i <= ${TGT_DISC_REPEAT:-0}; i++)); do
+	lab_log_mark
+	t0=$EPOCHREALTIME
+	if ! check "repeat $i: discovery over iSER on $ip lists tgt" tgt_discover $ip; then
+		tgt_discover_state_full
+		lab_note "repeat $i: $(tgt_ms_since $t0) ms"
+		break
+	fi
+	lab_note "repeat $i: $(tgt_ms_since $t0) ms"
+	# a kernel event that came before the reply iscsiadm waited for
+	grep 'expecting event' /tmp/tgt-disc.log
+done
+tgt_phase inorder || tgt_burn_stop
 for ((r = 1; r <= TGT_ROUNDS; r++)); do
 	n="round $r/$TGT_ROUNDS"
 	if tgt_phase inorder; then
-		check "$n: discovery over iSER on $ip lists tgt" iser_discover $ip ||
-			tgt_discovery_state
+		check "$n: discovery over iSER on $ip lists tgt" tgt_discover $ip ||
+			tgt_discover_state_full
+		tgt_burn_stop
 		check "$n: login over iSER" iser_login $ip
 		check "$n: session shows the disk" iser_wait_disks $ip 1
 		disk=$(iser_disks $ip | head -1)
