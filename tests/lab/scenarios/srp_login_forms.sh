@@ -103,7 +103,7 @@ inflight_at_most() {
 	d=$(lab_host_disks $1 | head -1)
 	fio --name=cq --filename=/dev/$d --direct=1 --ioengine=libaio \
 		--rw=randread --bs=4k --iodepth=16 --size=16m --time_based \
-		--runtime=$(($3 + 30)) --output=/dev/null &
+		--runtime=$(($3 + 30)) --output-format=json --output=/tmp/cq-fio.json &
 	pid=$!
 	sleep 1
 	end=$((SECONDS + $3))
@@ -122,6 +122,10 @@ h=$(lab_srp_login 0 "max_cmd_per_lun=4,target_can_queue=2") &&
 check "max_cmd_per_lun=4: cmd_per_lun and every LUN's queue depth are 4" depth_is $h 4
 check "target_can_queue=2: at most 2 commands in flight to the target, and 2 reached" \
 	inflight_at_most $h 2 2
+# queued behind 2 in flight, still no I/O past the lab's bound
+# (LAB_IO_BOUND, lib.sh)
+check "target_can_queue=2: longest I/O within the bound" \
+	lab_fio_bound /tmp/cq-fio.json "fio randread, target_can_queue=2"
 check "logout (max_cmd_per_lun, target_can_queue)" srp_logout $h
 if [ "$DRIVER" = ours ]; then
 	# soft-RoCE has a completion vector per possible CPU
