@@ -121,7 +121,7 @@ tgt_discovery_state() {
 # timed) kept in /tmp/tgt-disc.log, printed when it fails.
 tgt_discover() {
 	local rc
-	iscsiadm -d 4 -m discovery -t st -p "$1:$ISER_PORT" -I iser 2>&1 |
+	${TGT_DISC_CPU:+taskset -c $TGT_DISC_CPU} iscsiadm -d 4 -m discovery -t st -p "$1:$ISER_PORT" -I iser 2>&1 |
 		while IFS= read -r line; do echo "${EPOCHREALTIME} $line"; done > /tmp/tgt-disc.log
 	grep -q " $ISER_IQN\$" /tmp/tgt-disc.log && ! grep -q 'timed out' /tmp/tgt-disc.log
 	rc=$?
@@ -423,8 +423,14 @@ if [ "$DRIVER" = ours ]; then
 fi
 tgt_rxe_counters
 # Diagnosis (not in the manifest's count): TGT_DISC_REPEAT discoveries in
-# a row, under TGT_BURN busy loops.
+# a row, under TGT_BURN busy loops; with TGT_DISC_CPU=N iscsiadm runs on
+# CPU N and tgtd on the other one.
 tgt_burn_start ${TGT_BURN:-0}
+if [ -n "${TGT_DISC_CPU:-}" ]; then
+	for t in /proc/$(pgrep -x tgtd)/task/*; do
+		taskset -p -c $((1 - TGT_DISC_CPU)) ${t##*/} >/dev/null
+	done
+fi
 for ((i = 1; i <= ${TGT_DISC_REPEAT:-0}; i++)); do
 	lab_log_mark
 	t0=$EPOCHREALTIME
