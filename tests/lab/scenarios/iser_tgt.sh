@@ -171,7 +171,7 @@ tgt_discover_state_full() {
 # and never gets its negotiated parameters. What iscsiadm did and what is
 # left in the kernel is printed.
 tgt_discfail() {
-	local out s pid t0 mode=ok
+	local s pid t0 mode=ok
 	[ "$1" = login ] && mode=login-silent
 	rogue_start $mode || return 1
 	iscsiadm -m discoverydb -t st -p $IP0:$ROGUE_PORT -I iser -o new >/dev/null
