@@ -102,7 +102,7 @@ enum mode {
 	M_OK, M_DATAIN_STATUS, M_INV_OTHER, M_INV_UNOFFERED, M_DSL_OVER,
 	M_AHS_OVERRUN, M_BAD_OPCODE, M_LOGIN_HUGE, M_NOPIN_DATA, M_ASYNC_BAD,
 	M_SMALL_MRDSL, M_ABORT_STALL, M_LUN_RESET_STALL, M_TARGET_RESET_STALL,
-	M_SQ_OVERFLOW, M_DUP_STATUS, M_XCONN, M_LOGIN_NOPIN,
+	M_SQ_OVERFLOW, M_DUP_STATUS, M_XCONN, M_LOGIN_NOPIN, M_LOGIN_SILENT,
 };
 
 /* Task management functions (RFC 7143 section 11.5.1) */
@@ -130,6 +130,7 @@ static const struct {
 	{ "dup-status", M_DUP_STATUS, "as datain-status, and right behind the Data-In with status a SCSI Response for the same command: two PDUs that complete it, while the initiator's LOCAL_INV for the first waits in its send queue" },
 	{ "xconn", M_XCONN, "hold the trigger, never answer it; SIGUSR2 probes its rkey over another connection of the initiator (another session's), whether or not the trigger's connection is up" },
 	{ "login-nopin", M_LOGIN_NOPIN, "right behind the final login response, an unsolicited NOP-In that wants no answer (TTT 0xffffffff), as tgt's 5 s NOP-In timer may send one: it must find a receive posted (over iWARP a SEND that finds none ends the connection)" },
+	{ "login-silent", M_LOGIN_SILENT, "never answer a login request: the initiator's session is created and bound, its login never ends" },
 	{ "sq-overflow", M_SQ_OVERFLOW, "under a write load of -q commands at once, once it foresees which task the initiator uses next: let the receive queue run empty, then answer, -q at a time, the commands the initiator keeps posting behind the SEND that waits, without seeing them" },
 };
 
@@ -860,6 +861,10 @@ static void on_login(struct conn *c, const uint8_t *b, const uint8_t *data,
 	}
 	say("LOGIN conn=%d csg=%d nsg=%d t=%d keys:%.900s", c->n, csg, nsg,
 	    !!transit, line);
+	if (mode == M_LOGIN_SILENT) {
+		say("LIE login-silent conn=%d", c->n);
+		return;
+	}
 	if (!ic->login_rsps++)
 		key_add(text, &len, cap, "TargetPortalGroupTag", "1");
 	if (mode == M_LOGIN_HUGE) {

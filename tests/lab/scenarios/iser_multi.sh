@@ -34,7 +34,7 @@ if [ -n "$map" ]; then
 	fio --name=mp --filename=/dev/mapper/$map --direct=1 --ioengine=libaio \
 		--rw=randrw --bs=4k --iodepth=16 --size=32m --verify=crc32c \
 		--verify_fatal=1 --do_verify=1 --time_based --runtime=120 \
-		--output-format=terse >/tmp/mp-fio.out 2>&1 &
+		--output-format=json --output=/tmp/mp-fio.json >/tmp/mp-fio.out 2>&1 &
 	fpid=$!
 	sleep 5
 	# The path's disks go first, as an administrator removes them before
@@ -58,6 +58,10 @@ if [ -n "$map" ]; then
 		sleep 5
 	done
 	iser_check_bg "fio verify over multipath through 3 path logouts" $fpid
+	# dm-multipath sends what a logged-out path held down the other one:
+	# no I/O waits for more than the lab's bound (LAB_IO_BOUND, lib.sh).
+	check "fio over multipath through the path logouts: longest I/O within the bound" \
+		lab_fio_bound /tmp/mp-fio.json "fio over multipath"
 fi
 check "logout all" iser_logout_all
 check "no iser session left" iser_no_session

@@ -18,6 +18,11 @@
 source /lab/lib-iser.sh
 
 tpg=$CFS/iscsi/$ISER_IQN/tpgt_1
+# The portal group disabled under I/O holds what is in flight until the
+# session is back: the 5 s outage, iscsid's next login attempt after the
+# refused ones and the login, plus the lab's bound for the I/O itself
+# (LAB_IO_BOUND, lib.sh): 30 s, the bound of fio across that loss.
+: "${REC_LOSS_IO_BOUND:=30}"
 
 # Without multipathd: its fast_io_fail_tmo (5 s) would replace the
 # session's replacement_timeout and fail raw-disk I/O during the outage.
@@ -35,7 +40,7 @@ fio_bg() {
 	fio --name=rec --filename=/dev/$disk --direct=1 --ioengine=libaio \
 		--rw=randrw --bs=4k --iodepth=8 --size=16m --verify=crc32c \
 		--verify_fatal=1 --do_verify=1 --time_based --runtime="$1" \
-		--output-format=terse >/tmp/rec-fio.out 2>&1 &
+		--output-format=json --output=/tmp/rec-fio.json >/tmp/rec-fio.out 2>&1 &
 	fpid=$!
 }
 
@@ -61,6 +66,10 @@ check "iscsid stopped" lab_wait 20 sh -c '! pgrep -x iscsid'
 sleep 5
 check "iscsid restarted" lab_iscsid_up
 iser_check_bg "fio verify while iscsid is killed and restarted" $fpid
+# the kernel keeps the session: no I/O waits past the lab's bound
+# (LAB_IO_BOUND, lib.sh)
+check "iscsid killed and restarted: longest I/O within the bound" \
+	lab_fio_bound /tmp/rec-fio.json "fio while iscsid was away"
 check "session still logged in after iscsid restart" sess_logged_in
 check "no connection error while iscsid was away" lab_log_lacks 'detected conn error'
 
@@ -76,6 +85,8 @@ sleep 5	# the outage: iscsid's reconnect attempts fail meanwhile
 echo 1 > $tpg/enable
 check "session recovered (LOGGED_IN)" lab_wait 90 sess_logged_in
 iser_check_bg "fio verify across a target-side connection loss" $fpid
+check "target-side connection loss: longest I/O within its bound" \
+	lab_fio_bound /tmp/rec-fio.json "fio across the connection loss" REC_LOSS_IO_BOUND
 check "logout" iser_logout $IP0
 
 # Cycles that completed, counted: the loop's variable is 20 after a failed

@@ -607,6 +607,11 @@ fi
 # not handed out again, the queue never holds more than its room, and
 # the target soon answers a task the initiator has not sent: the
 # connection fails on that, and recovers.
+# The writes the stall holds wait for the connection's failure (on the
+# answer to a task never sent) and the next login, plus the lab's bound for
+# the I/O itself (LAB_IO_BOUND, lib.sh): 30 s, as for the other faults
+# of the lab (3.5 s seen, boot 20261207-013937).
+: "${ROGUE_OVF_IO_BOUND:=30}"
 if rogue_want sq-overflow; then
 	m=sq-overflow
 	rogue_start $m -q 32
@@ -615,7 +620,8 @@ if rogue_want sq-overflow; then
 		lab_log_mark
 		fio --name=ovf --filename=/dev/$ROGUE_DEV --rw=randwrite --bs=4k \
 			--iodepth=32 --ioengine=libaio --direct=1 --size=8m \
-			--time_based --runtime=600 >/tmp/ovf-fio.out 2>&1 &
+			--time_based --runtime=600 --output-format=json \
+			--output=/tmp/ovf-fio.json >/tmp/ovf-fio.out 2>&1 &
 		load=$!
 		check "$m: the target foresaw the initiator's tasks, stalled" \
 			lab_target_saw "^STALL conn=1" 120
@@ -629,6 +635,10 @@ if rogue_want sq-overflow; then
 			lab_log_lacks "posting (a command|Data-Out|the invalidation)"
 		kill $load 2>/dev/null
 		wait $load
+		# The stall holds the writes behind it until the connection
+		# fails and the session is back (ROGUE_OVF_IO_BOUND, above).
+		check "$m: longest write within its bound" \
+			lab_fio_bound /tmp/ovf-fio.json "fio writes through the stall" ROGUE_OVF_IO_BOUND
 		# not rogue_usable: the load overwrote the LBA pattern it reads
 		check "$m: the disk answers TEST UNIT READY" \
 			eval 'lab_wait 60 _rogue_disk && lab_wait 60 lab_tur $ROGUE_DEV'

@@ -117,6 +117,97 @@ tgt_discovery_state() {
 	lab_log_since | grep -E 'ib_iser|iscsi|connection[0-9]' | tail -20
 }
 
+# tgt_discover IP: iser_discover with iscsiadm's own log (-d 4, each line
+# timed) kept in /tmp/tgt-disc.log, printed when it fails.
+tgt_discover() {
+	local rc
+	${TGT_DISC_CPU:+taskset -c $TGT_DISC_CPU} iscsiadm -d 4 -m discovery -t st -p "$1:$ISER_PORT" -I iser 2>&1 |
+		while IFS= read -r line; do echo "${EPOCHREALTIME} $line"; done > /tmp/tgt-disc.log
+	grep -q " $ISER_IQN\$" /tmp/tgt-disc.log && ! grep -q 'timed out' /tmp/tgt-disc.log
+	rc=$?
+	[ $rc = 0 ] || cat /tmp/tgt-disc.log
+	return $rc
+}
+
+# tgt_burn_start N / tgt_burn_stop: N busy loops in the guest (a loaded
+# host, TGT_BURN), for reproducing what a loaded CI host does.
+tgt_burn_start() {
+	local i
+	TGT_BURN_PIDS=
+	for ((i = 0; i < $1; i++)); do
+		sh -c 'while :; do :; done' &
+		TGT_BURN_PIDS+=" $!"
+	done
+}
+tgt_burn_stop() {
+	[ -n "${TGT_BURN_PIDS:-}" ] || return 0
+	kill $TGT_BURN_PIDS
+	wait $TGT_BURN_PIDS 2>/dev/null
+	TGT_BURN_PIDS=
+}
+
+# tgt_discover_state_full: tgt_discovery_state, then the whole kernel
+# log since the mark and ib_iser's trace.
+tgt_discover_state_full() {
+	tgt_discovery_state
+	echo "--- kernel log since the mark"
+	lab_log_since | tail -60
+	echo "--- ib_iser trace"
+	tail -40 /sys/kernel/tracing/trace
+	echo "--- iscsiadm -m session -P3"
+	iscsiadm -m session -P3 2>&1 | head -60
+	echo "--- tgtd log"
+	tail -30 $TGT_LOG
+}
+
+# tgt_discfail HOW: a SendTargets that fails (diagnosis, TGT_PHASES=discfail):
+# the rogue target (lib-rogue-iser.sh) logs the discovery session in and
+# never answers its Text request. HOW "silent": iscsiadm waits
+# TGT_DISCFAIL_TMO s for the answer, reconnects TGT_DISCFAIL_REOPEN - 1
+# times and gives up. HOW "close": once the Text request has arrived the
+# target goes away (its connection with it), as tgt closes a connection
+# on a PDU it refuses. HOW "login": the target never answers the login
+# request (rogue-iser login-silent), so the session is created and bound
+# and never gets its negotiated parameters. What iscsiadm did and what is
+# left in the kernel is printed.
+tgt_discfail() {
+	local s pid t0 mode=ok
+	[ "$1" = login ] && mode=login-silent
+	rogue_start $mode || return 1
+	iscsiadm -m discoverydb -t st -p $IP0:$ROGUE_PORT -I iser -o new >/dev/null
+	iscsiadm -m discoverydb -t st -p $IP0:$ROGUE_PORT -I iser -o update \
+		-n discovery.sendtargets.timeo.active_timeout -v ${TGT_DISCFAIL_TMO:-3}
+	iscsiadm -m discoverydb -t st -p $IP0:$ROGUE_PORT -I iser -o update \
+		-n discovery.sendtargets.reopen_max -v ${TGT_DISCFAIL_REOPEN:-2}
+	[ "$1" = close ] && iscsiadm -m discoverydb -t st -p $IP0:$ROGUE_PORT -I iser -o update \
+		-n discovery.sendtargets.timeo.active_timeout -v 30
+	lab_log_mark
+	t0=$EPOCHREALTIME
+	iscsiadm -d 4 -m discoverydb -t st -p $IP0:$ROGUE_PORT -I iser --discover 2>&1 |
+		while IFS= read -r line; do echo "${EPOCHREALTIME} $line"; done > /tmp/tgt-discfail.log &
+	pid=$!
+	if [ "$1" = close ]; then
+		lab_target_saw 'unexpected opcode 0x4' 30
+		lab_note "discfail $1: Text request seen $(tgt_ms_since $t0) ms after the start; stopping the target"
+		lab_target_stop
+	fi
+	lab_wait 120 sh -c "! kill -0 $pid 2>/dev/null"
+	wait $pid
+	lab_note "discfail $1: iscsiadm ended $(tgt_ms_since $t0) ms after the start"
+	grep -Ev 'in (kread|nl_read|nlpayload_read|kwritev|__kipc_call)|set operational parameter|sysfs_attr_get_value' /tmp/tgt-discfail.log | tail -40
+	echo "--- sessions"
+	for s in /sys/class/iscsi_session/session*; do
+		[ -e "$s" ] && echo "${s##*/}: $(cat $s/state 2>/dev/null) $(cat $s/targetname 2>/dev/null) conns: $(ls -d $s/device/connection* 2>/dev/null)"
+	done
+	iscsiadm -m session -P3 2>&1 | head -40
+	echo "--- rogue"
+	tail -8 $ROGUE_LOG
+	echo "--- kernel log"
+	lab_log_since | tail -30
+	iscsiadm -m discoverydb -t st -p $IP0:$ROGUE_PORT -I iser -o delete >/dev/null
+	rogue_logout
+}
+
 # tgt_phase NAME: NAME is one of TGT_PHASES.
 tgt_phase() { [[ :$TGT_PHASES: == *:$1:* ]]; }
 
@@ -307,6 +398,20 @@ if ! modinfo siw >/dev/null 2>&1; then
 elif check "path 2 on soft-iWARP up" lab_path_siw_up; then
 	siw=1
 fi
+if tgt_phase discfail; then
+	source /lab/lib-rogue-iser.sh
+	lab_iscsid_up
+	check "ib_iser loads" lab_iser_load
+	# the target going away fails the discovery's connection
+	lab_provokes iscsi-conn
+	tgt_discfail silent
+	check "after the failed discovery (no answer): no iser session left" iser_no_session
+	tgt_discfail close
+	check "after the failed discovery (target gone): no iser session left" iser_no_session
+	tgt_discfail login
+	check "after the failed discovery (login unanswered): no iser session left" iser_no_session
+	check "after the failed discoveries: ib_iser unloads" iser_unload
+fi
 check "tgt serves an iSER target on $ip" tgt_up
 lab_iscsid_up
 check "ib_iser loads" lab_iser_load
@@ -317,11 +422,36 @@ if [ "$DRIVER" = ours ]; then
 	echo 1 > /sys/kernel/tracing/events/ib_iser/iser_rx_pdu/enable
 fi
 tgt_rxe_counters
+# Diagnosis (not in the manifest's count): TGT_DISC_REPEAT discoveries in
+# a row, under TGT_BURN busy loops; with TGT_DISC_CPU=N iscsiadm runs on
+# CPU N and tgtd on the other one.
+tgt_burn_start ${TGT_BURN:-0}
+if [ -n "${TGT_DISC_CPU:-}" ]; then
+	for t in /proc/$(pgrep -x tgtd)/task/*; do
+		taskset -p -c $((1 - TGT_DISC_CPU)) ${t##*/} >/dev/null
+	done
+fi
+for ((i = 1; i <= ${TGT_DISC_REPEAT:-0}; i++)); do
+	lab_log_mark
+	t0=$EPOCHREALTIME
+	if ! check "repeat $i: discovery over iSER on $ip lists tgt" tgt_discover $ip; then
+		tgt_discover_state_full
+		lab_note "repeat $i: $(tgt_ms_since $t0) ms"
+		break
+	fi
+	lab_note "repeat $i: $(tgt_ms_since $t0) ms"
+	# a kernel event that came before the reply iscsiadm waited for
+	grep 'expecting event' /tmp/tgt-disc.log
+done
+tgt_phase inorder || tgt_burn_stop
+# what tgtd complained of meanwhile (printed)
+[ "${TGT_DISC_REPEAT:-0}" -gt 0 ] && grep -v '^$' $TGT_LOG | sed 's/0x[0-9a-f]*/X/g; s/[0-9][0-9]*/N/g' | sort | uniq -c | sort -rn | head -20
 for ((r = 1; r <= TGT_ROUNDS; r++)); do
 	n="round $r/$TGT_ROUNDS"
 	if tgt_phase inorder; then
-		check "$n: discovery over iSER on $ip lists tgt" iser_discover $ip ||
-			tgt_discovery_state
+		check "$n: discovery over iSER on $ip lists tgt" tgt_discover $ip ||
+			tgt_discover_state_full
+		tgt_burn_stop
 		check "$n: login over iSER" iser_login $ip
 		check "$n: session shows the disk" iser_wait_disks $ip 1
 		disk=$(iser_disks $ip | head -1)

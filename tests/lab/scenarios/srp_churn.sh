@@ -57,9 +57,9 @@ mnt=$(mktemp -d)
 check "ext4 on $fsmap" sh -c "mkfs.ext4 -q -F /dev/mapper/$fsmap && mount /dev/mapper/$fsmap $mnt"
 common="--direct=1 --ioengine=libaio --rw=randrw --bs=4k --iodepth=16 --size=24m \
 	--verify=crc32c --verify_fatal=1 --do_verify=1 --time_based --runtime=$((CHURN_SECS + 10))"
-fio --name=raw --filename=/dev/mapper/$raw $common --output=/tmp/churn-raw.out &
+fio --name=raw --filename=/dev/mapper/$raw $common --output-format=json --output=/tmp/churn-raw.out &
 rpid=$!
-fio --name=fs --directory=$mnt $common --output=/tmp/churn-fs.out &
+fio --name=fs --directory=$mnt $common --output-format=json --output=/tmp/churn-fs.out &
 fpid=$!
 sleep 4
 n=0 bad=0
@@ -91,10 +91,16 @@ wait $rpid
 rc=$?
 check "fio verify on raw map $raw through the churn (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/churn-raw.out
+# dm-multipath sends what a logged-out path held down the other one: no
+# I/O waits longer than the lab's bound (LAB_IO_BOUND, lib.sh).
+check "raw map $raw through the churn: longest I/O within the bound" \
+	lab_fio_bound /tmp/churn-raw.out "fio on raw map $raw"
 wait $fpid
 rc=$?
 check "fio verify on ext4 over map $fsmap through the churn (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/churn-fs.out
+check "ext4 over map $fsmap through the churn: longest I/O within the bound" \
+	lab_fio_bound /tmp/churn-fs.out "fio on ext4 over map $fsmap"
 umount $mnt
 rmdir $mnt
 check "ext4 on $fsmap checks clean" fsck.ext4 -fn /dev/mapper/$fsmap

@@ -110,7 +110,7 @@ inflight_at_most() {
 	t0=$EPOCHREALTIME
 	fio --name=cq --filename=/dev/$d --direct=1 --ioengine=libaio \
 		--rw=randread --bs=4k --iodepth=16 --size=16m --time_based \
-		--runtime=$(($3 + 60)) --output=/dev/null &
+		--runtime=$(($3 + 60)) --output-format=json --output=/tmp/cq-fio.json &
 	pid=$!
 	end=$((SECONDS + 30))
 	while [ $SECONDS -lt $end ]; do
@@ -134,6 +134,10 @@ check "max_cmd_per_lun=4: cmd_per_lun and every LUN's queue depth are 4" depth_i
 check "target_can_queue=2: at most 2 commands in flight to the target, and 2 reached" \
 	inflight_at_most $h 2 2
 lab_note "$(cat /tmp/lf-inflight)"
+# queued behind 2 in flight, still no I/O past the lab's bound
+# (LAB_IO_BOUND, lib.sh)
+check "target_can_queue=2: longest I/O within the bound" \
+	lab_fio_bound /tmp/cq-fio.json "fio randread, target_can_queue=2"
 check "logout (max_cmd_per_lun, target_can_queue)" srp_logout $h
 if [ "$DRIVER" = ours ]; then
 	# soft-RoCE has a completion vector per possible CPU

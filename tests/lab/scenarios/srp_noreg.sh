@@ -75,11 +75,13 @@ noreg_data() {
 	check "[$1] fio verify randrw 1m QD8" lab_fio_verify $d --bs=1m --iodepth=8 --size=64m
 }
 
-# noreg_read4k DEV: 4 KiB direct random reads on DEV opened read-only.
+# noreg_read4k DEV: 4 KiB direct random reads on DEV opened read-only,
+# the longest within the lab's bound (LAB_IO_BOUND, lib.sh).
 noreg_read4k() {
 	fio --name=read4k --filename=/dev/$1 --readonly --direct=1 \
 		--ioengine=libaio --rw=randread --bs=4k --iodepth=16 --size=16m \
-		--output-format=terse >/dev/null
+		--output-format=json --output=/tmp/noreg-read4k.json &&
+		lab_fio_bound /tmp/noreg-read4k.json "fio randread on $1"
 }
 
 noreg_done() {

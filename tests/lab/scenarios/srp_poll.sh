@@ -32,8 +32,17 @@ poll_fio() {
 	timeout $((secs + 60)) fio --name=hipri --filename="$dev" --direct=1 \
 		--ioengine=io_uring --hipri --rw=randrw --bs=4k --iodepth=16 \
 		--size=16m --time_based --runtime="$secs" --verify=crc32c \
-		--verify_fatal=1 --do_verify=1 --output="$out" "$@"
+		--verify_fatal=1 --do_verify=1 --output-format=json --output="$out" "$@"
 }
+
+# What the target port's absence holds (section 3: the port away for 3 s,
+# the rport's reconnect every reconnect_delay, 2 s) and what the stalls of
+# section 4 hold (2 s each, a 1 s command timeout, ABORT TASK and the
+# retry, which may meet the next stall), plus the lab's bound for the I/O
+# itself (LAB_IO_BOUND, lib.sh): 30 s each, the bounds of the fio that
+# runs through them.
+: "${POLL_REC_IO_BOUND:=30}"
+: "${POLL_ABORT_IO_BOUND:=30}"
 
 # poll_ch_stat HOST CH NAME: a counter of channel CH's debugfs file.
 poll_ch_stat() {
@@ -101,8 +110,10 @@ check "fio io_uring --hipri verify (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/poll-fio.out
 done1=$(poll_done $h)
 echo 0 > /sys/block/$d/queue/nomerges
-issued=$(sed -n 's/.*issued rwts: total=\([0-9]*\),\([0-9]*\),.*/\1 \2/p' /tmp/poll-fio.out |
-	awk '{ n += $1 + $2 } END { print n + 0 }')
+issued=$(sed -n '/^{/,$p' /tmp/poll-fio.out |
+	jq '[.jobs[] | .read.total_ios + .write.total_ios] | add // 0')
+check "hipri fio: longest I/O within the bound" \
+	lab_fio_bound /tmp/poll-fio.out "hipri fio on $d"
 lab_note "commands completed on the polled channels: $((done1 - done0)); fio issued $issued"
 check "the hipri commands completed on the polled channels ($((done1 - done0)) of fio's $issued)" \
 	test "$issued" -gt 0 -a $((done1 - done0)) -ge "$issued"
@@ -128,6 +139,8 @@ wait $fpid
 rc=$?
 check "hipri fio verify through the reconnect (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/poll-rec.out
+check "hipri fio through the reconnect: longest I/O within its bound" \
+	lab_fio_bound /tmp/poll-rec.out "hipri fio through the reconnect" POLL_REC_IO_BOUND
 check "polled channels carry I/O after the reconnect" test "$(poll_done $h)" -gt "$done0"
 check "reconnected" lab_log_has "reconnected"
 
@@ -156,13 +169,15 @@ check "every abort answered" lab_log_lacks "task management function .*no respon
 check "no host reset" lab_log_lacks "host reset: reconnecting"
 check "hipri fio verify through the aborts (rc=$rc)" test $rc -eq 0
 [ $rc -eq 0 ] || tail -20 /tmp/poll-abort.out
+check "hipri fio through the aborts: longest I/O within its bound" \
+	lab_fio_bound /tmp/poll-abort.out "hipri fio through the aborts" POLL_ABORT_IO_BOUND
 echo 30 > /sys/block/$s/device/timeout
 check "rport running after the aborts" grep -qx running $r/state
 
 # --- 5. removal under polled I/O -----------------------------------------
 timeout 150 fio --name=rm --filename=/dev/$d --direct=1 --ioengine=io_uring \
 	--hipri --rw=randrw --bs=4k --iodepth=16 --time_based --runtime=60 \
-	--output=/dev/null &
+	--output-format=json --output=/tmp/poll-rm.json &
 fpid=$!
 sleep 5
 echo 1 > $r/delete
@@ -171,6 +186,10 @@ check "rport removed" test ! -e $r
 wait $fpid
 rc=$?
 check "fio ended when the disk went (rc=$rc, not the timeout's 124)" test $rc -ne 124
+# the removal fails what is left (errors, which fio does not time): none of
+# the I/Os that completed waited past the lab's bound (LAB_IO_BOUND, lib.sh)
+check "hipri fio up to the removal: longest I/O within the bound" \
+	lab_fio_bound /tmp/poll-rm.json "hipri fio up to the removal"
 check "no SRP host left" test -z "$(lab_srp_hosts)"
 check "slow LUN removed" srp_slow_down
 check "ib_srp unloads" lab_unload ib_srp

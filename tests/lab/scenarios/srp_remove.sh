@@ -20,7 +20,7 @@ pids=""
 for d in $disks; do
 	fio --name=rm --filename=/dev/$d --direct=1 --ioengine=libaio \
 		--rw=randrw --bs=16k --iodepth=32 --time_based --runtime=600 \
-		--output=/dev/null &
+		--output-format=json --output=/tmp/rm-fio-$d.json &
 	pids="$pids $!"
 done
 # both_disks_busy: the host's two disks both have requests in flight.
@@ -63,6 +63,13 @@ for p in $pids; do
 done
 check "each fio ended with an I/O error (status:$rcs)" \
 	sh -c 'for rc; do [ "$rc" = 1 ] || exit 1; done' _ $rcs
+# fio counts the latency of the I/Os that completed; the removal fails the
+# rest (errors, not counted): none of them waited past the lab's bound
+# (LAB_IO_BOUND, lib.sh), the ones in flight at the removal included.
+for d in $disks; do
+	check "$d: longest I/O that completed within the bound" \
+		lab_fio_bound /tmp/rm-fio-$d.json "fio on $d up to the removal"
+done
 check "srp-$RXE0-1 still there" test -e /sys/class/infiniband_srp/srp-$RXE0-1/add_target
 h=$(lab_srp_login 0) && pass "login on path 0 still works" || fail "login on path 0 still works"
 check "logout" srp_logout_all
