@@ -162,13 +162,25 @@ static void iser_err_done(struct ib_cq *cq, struct ib_wc *wc)
  * @ic:    connection
  * @state: new state
  *
+ * A change iser_conn_state_change_ok() does not allow is a bug: it is
+ * refused, and the first one warned about.
+ *
  * Context: @ic->state_mutex held.
+ * Return: true when @ic is in @state now.
  */
-void iser_set_state(struct iser_conn *ic, enum iser_conn_state state)
+bool iser_set_state(struct iser_conn *ic, enum iser_conn_state state)
 {
 	lockdep_assert_held(&ic->state_mutex);
+	if (!iser_conn_state_change_ok(ic->state, state)) {
+		WARN_ONCE(1, KBUILD_MODNAME ": %pISpc: connection state change %s -> %s refused\n",
+			  ic->cm_id ? &ic->cm_id->route.addr.dst_addr : NULL,
+			  iser_conn_state_name(ic->state),
+			  iser_conn_state_name(state));
+		return false;
+	}
 	trace_iser_conn_state(ic, ic->state, state);
 	ic->state = state;
+	return true;
 }
 
 /*

@@ -12,6 +12,8 @@
  *  data.c       SCSI data mapping and fast registration via rdi_core
  *  rx.c         receive completions handed to libiscsi
  *  pdu.c        iSER wire formats (pure, unit-tested)
+ *  state.c      legal connection state changes, the invalidation hold
+ *               (pure, unit-tested)
  *
  * Object model: an iscsi_endpoint owns one struct iser_conn (the RDMA
  * connection). Binding an iscsi_conn to the endpoint takes a second
@@ -40,6 +42,7 @@
 #include <rdi/core.h>
 
 #include "pdu.h"
+#include "state.h"
 
 /* Commands one connection's QP is sized for (libiscsi cmds_max). */
 #define ISER_MAX_CMDS		512
@@ -58,26 +61,6 @@
 #define ISER_INLINE_SGES	4
 /* "%pISpc" of an IPv6 address with scope and port, and its NUL. */
 #define ISER_ADDR_STRLEN	64
-
-/**
- * enum iser_conn_state - life of an RDMA connection
- * @ISER_CONN_CONNECTING:  address/route resolution or CM connect running
- * @ISER_CONN_UP:          established; PDUs may be posted
- * @ISER_CONN_FAILED:      connection attempt failed (ep_poll returns < 0)
- * @ISER_CONN_TERMINATING: disconnect requested or error seen, QP not
- *                         yet drained
- * @ISER_CONN_DOWN:        QP drained: no completion will run any more
- *
- * Transitions happen under &iser_conn.state_mutex and only forward, except
- * that FAILED and TERMINATING both end in DOWN.
- */
-enum iser_conn_state {
-	ISER_CONN_CONNECTING,
-	ISER_CONN_UP,
-	ISER_CONN_FAILED,
-	ISER_CONN_TERMINATING,
-	ISER_CONN_DOWN,
-};
 
 /**
  * struct iser_rx_desc - one posted receive buffer
@@ -261,24 +244,6 @@ struct iser_dout {
 };
 
 /**
- * enum iser_inv - where the invalidation of a task's rkey stands
- * @ISER_INV_NONE:   the rkey is valid (or the task registered nothing)
- * @ISER_INV_POSTED: the LOCAL_INV a completing PDU waits for is posted and
- *                   has not completed: the rkey may still be valid
- * @ISER_INV_DONE:   the rkey is invalid: that LOCAL_INV completed, or the
- *                   target invalidated it with Send with Invalidate, or it
- *                   is in the chain whose completion delivers the task
- *                   management response that ends the command
- *
- * Changed under the session's back_lock.
- */
-enum iser_inv {
-	ISER_INV_NONE,
-	ISER_INV_POSTED,
-	ISER_INV_DONE,
-};
-
-/**
  * struct iser_task - per-task transport data (&iscsi_task.dd_data)
  * @hdrs:         headers of the command or management PDU
  * @nr_sge:       SGEs used in @sge
@@ -343,7 +308,7 @@ static inline struct iscsi_task *iser_task_to_iscsi(struct iser_task *it)
 
 /* conn.c */
 void iser_conn_free_hw(struct iser_conn *ic);
-void iser_set_state(struct iser_conn *ic, enum iser_conn_state state);
+bool iser_set_state(struct iser_conn *ic, enum iser_conn_state state);
 struct iser_conn *iser_conn_alloc(void);
 int iser_conn_create_qp(struct iser_conn *ic);
 void iser_conn_terminate(struct iser_conn *ic);

@@ -232,16 +232,6 @@ static bool iser_rx_completes(struct iser_rx_desc *desc)
 		(bhs->flags & ISCSI_FLAG_DATA_STATUS));
 }
 
-/* Why iser_rx_invalidate() fails a connection. */
-enum iser_rx_inv_err {
-	ISER_RX_INV_OK,
-	ISER_RX_INV_NOT_NEGOTIATED,	/* Send with Invalidate not agreed */
-	ISER_RX_INV_WRONG_RKEY,		/* not the rkey of the answered task */
-	ISER_RX_INV_AFTER_TMF,		/* a task a completed TMF ended */
-	ISER_RX_INV_TWICE,		/* a task whose answer is held */
-	ISER_RX_INV_POST_FAILED,	/* our LOCAL_INV could not be posted */
-};
-
 /**
  * iser_rx_invalidate() - make a command's rkey invalid before its
  *	completion is delivered
@@ -252,9 +242,9 @@ enum iser_rx_inv_err {
  * @wc:   the receive completion
  *
  * A remote invalidation is checked: negotiated, on a completing PDU, of
- * the rkey of the task it completes. Otherwise, when the task's rkey is
- * still valid, a LOCAL_INV is posted whose completion delivers the PDU
- * (iser_rx_inv_done()).
+ * the rkey of the task it completes (iser_inv_check()). Otherwise, when
+ * the task's rkey is still valid, a LOCAL_INV is posted whose completion
+ * delivers the PDU (iser_rx_inv_done()).
  *
  * Context: softirq, receive completion.
  * Return: true when delivery must wait for a LOCAL_INV, or must not happen
@@ -268,77 +258,82 @@ static bool iser_rx_invalidate(struct iser_conn *ic, struct iscsi_conn *conn,
 	struct iscsi_session *session = conn->session;
 	u32 itt = be32_to_cpu((__force __be32)iser_rx_bhs(desc)->itt);
 	u32 rkey = remote ? wc->ex.invalidate_rkey : 0;
+	struct iser_inv_facts f = {
+		.completes = iser_rx_completes(desc),
+		.remote = remote,
+		.negotiated = ic->remote_inv,
+	};
 	struct iscsi_task *task;
 	struct ib_send_wr *wr;
 	struct iser_task *it;
-	enum iser_rx_inv_err bad = ISER_RX_INV_OK;
+	enum iser_inv_step step;
+	bool post_failed = false;
 	u32 task_rkey = 0;
-	bool wait = false;
 
 	spin_lock(&session->back_lock);
 	task = iscsi_itt_to_task(conn, iser_rx_bhs(desc)->itt);
 	it = task && task->sc ? task->dd_data : NULL;
-	if (it && it->reg.mr)
-		task_rkey = it->reg.mr->rkey;
-	if (it && it->tmf_ended)
-		bad = ISER_RX_INV_AFTER_TMF;
-	else if (it && it->inv == ISER_INV_POSTED && iser_rx_completes(desc))
-		bad = ISER_RX_INV_TWICE;
-	else if (remote && !ic->remote_inv)
-		bad = ISER_RX_INV_NOT_NEGOTIATED;
-	else if (remote && (!iser_rx_completes(desc) || !it || !it->reg.mr ||
-			    !it->cmd_sent || rkey != task_rkey))
-		bad = ISER_RX_INV_WRONG_RKEY;
-	if (bad || !it || !it->reg.mr || !it->cmd_sent ||
-	    it->inv != ISER_INV_NONE)
-		goto out_unlock;
-	if (remote) {
+	if (it) {
+		f.task = true;
+		f.registered = it->reg.mr;
+		f.sent = it->cmd_sent;
+		f.tmf_ended = it->tmf_ended;
+		f.inv = it->inv;
+		if (it->reg.mr)
+			task_rkey = it->reg.mr->rkey;
+		f.rkey_match = it->reg.mr && rkey == task_rkey;
+	}
+	step = iser_inv_check(&f);
+	if (step == ISER_INV_REMOTE_DONE) {
 		it->inv = ISER_INV_DONE;
 		rdi_stat_add(&ic->stats, RDI_STAT_REMOTE_INVS, 1);
-		goto out_unlock;
+	} else if (step == ISER_INV_HOLD) {
+		wr = rdi_reg_inv_wr(&it->reg, &desc->inv_cqe);
+		desc->inv_task = it;
+		/* the task waits for the completion (iser_alloc_pdu()) */
+		atomic_inc(&it->wrs);
+		if (iser_post_send(ic, wr, 1)) {
+			atomic_dec(&it->wrs);
+			desc->inv_task = NULL;
+			post_failed = true;
+		} else {
+			it->inv = ISER_INV_POSTED;
+			rdi_stat_add(&ic->stats, RDI_STAT_INVS, 1);
+		}
 	}
-	wr = rdi_reg_inv_wr(&it->reg, &desc->inv_cqe);
-	desc->inv_task = it;
-	/* the task waits for the completion (iser_alloc_pdu()) */
-	atomic_inc(&it->wrs);
-	if (iser_post_send(ic, wr, 1)) {
-		atomic_dec(&it->wrs);
-		desc->inv_task = NULL;
-		bad = ISER_RX_INV_POST_FAILED;
-		goto out_unlock;
-	}
-	it->inv = ISER_INV_POSTED;
-	rdi_stat_add(&ic->stats, RDI_STAT_INVS, 1);
-	wait = true;
-out_unlock:
 	spin_unlock(&session->back_lock);
 
 	/* outside back_lock: libiscsi takes frwd_lock before back_lock */
-	switch (bad) {
-	case ISER_RX_INV_OK:
-		return wait;
-	case ISER_RX_INV_NOT_NEGOTIATED:
+	if (post_failed) {
+		pr_err_ratelimited("%pISpc: posting the invalidation of rkey 0x%x failed; failing the connection\n",
+				   &ic->cm_id->route.addr.dst_addr, task_rkey);
+		iser_conn_error(ic);
+		return true;
+	}
+	switch (step) {
+	case ISER_INV_DELIVER:
+	case ISER_INV_REMOTE_DONE:
+		return false;
+	case ISER_INV_HOLD:
+		return true;
+	case ISER_INV_NOT_NEGOTIATED:
 		pr_err_ratelimited("%pISpc: target used Send with Invalidate (rkey 0x%x, itt 0x%x), which was not negotiated; failing the connection\n",
 				   &ic->cm_id->route.addr.dst_addr, rkey, itt);
 		break;
-	case ISER_RX_INV_WRONG_RKEY:
+	case ISER_INV_WRONG_RKEY:
 		pr_err_ratelimited("%pISpc: target invalidated rkey 0x%x, not rkey 0x%x of the command that PDU opcode 0x%02x (itt 0x%x) answers; failing the connection\n",
 				   &ic->cm_id->route.addr.dst_addr, rkey,
 				   task_rkey, desc->pdu.opcode, itt);
 		break;
-	case ISER_RX_INV_AFTER_TMF:
+	case ISER_INV_AFTER_TMF:
 		pr_err_ratelimited("%pISpc: PDU opcode 0x%02x answers itt 0x%x, a command the target's task management response said was ended; failing the connection\n",
 				   &ic->cm_id->route.addr.dst_addr,
 				   desc->pdu.opcode, itt);
 		break;
-	case ISER_RX_INV_TWICE:
+	case ISER_INV_TWICE:
 		pr_err_ratelimited("%pISpc: PDU opcode 0x%02x completes itt 0x%x a second time, while the first answer waits for the invalidation of rkey 0x%x; failing the connection\n",
 				   &ic->cm_id->route.addr.dst_addr,
 				   desc->pdu.opcode, itt, task_rkey);
-		break;
-	case ISER_RX_INV_POST_FAILED:
-		pr_err_ratelimited("%pISpc: posting the invalidation of rkey 0x%x failed; failing the connection\n",
-				   &ic->cm_id->route.addr.dst_addr, task_rkey);
 		break;
 	}
 	iser_conn_error(ic);

@@ -31,7 +31,9 @@
  * accept. A command needs a credit beyond the SRP_TSK_MGMT_SQ_SIZE kept back
  * for task management, so error handling never starves. Responses to target
  * requests (SRP_CRED_RSP, SRP_AER_RSP) are not requests: they take no
- * credit, and the credits a request grants count from its arrival.
+ * credit, and the credits a request grants count from its arrival. The
+ * arithmetic is srp/proto.c's, unit-tested: srp_credit_take(),
+ * srp_credit_refund(), srp_credit_update().
  *
  * Every target request is answered. SRP_RSP_SQ_SIZE sizes the send ring
  * for a target that keeps one request unanswered at a time; one that sends
@@ -438,20 +440,19 @@ static struct srp_iu *__srp_take_tx_iu(struct srp_channel *ch,
  */
 struct srp_iu *srp_get_tx_iu(struct srp_channel *ch, enum srp_tx_use use)
 {
-	s32 rsv = use == SRP_TX_CMD ? SRP_TSK_MGMT_SQ_SIZE : 0;
 	struct srp_iu *iu = NULL;
 	unsigned long flags;
+	s32 left;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (use != SRP_TX_RSP && ch->req_lim <= rsv) {
+	if (srp_credit_take(ch->req_lim, use, &left)) {
 		atomic_inc(&ch->zero_req_lim);
 		goto out;
 	}
 	if (list_empty(&ch->free_tx))
 		goto out;
 	iu = __srp_take_tx_iu(ch, use);
-	if (use != SRP_TX_RSP)
-		ch->req_lim--;
+	ch->req_lim = left;
 out:
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (!iu && use == SRP_TX_CMD)
@@ -498,8 +499,8 @@ static void srp_free_tx_iu(struct srp_channel *ch, struct srp_iu *iu,
 	unsigned long flags;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	if (refund && iu->use != SRP_TX_RSP)
-		ch->req_lim++;
+	if (refund)
+		ch->req_lim = srp_credit_refund(ch->req_lim, iu->use);
 	if (answer && !list_empty(&ch->held_rx)) {
 		rx = list_first_entry(&ch->held_rx, struct srp_iu, list);
 		list_del(&rx->list);

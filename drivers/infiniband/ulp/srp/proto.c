@@ -601,6 +601,49 @@ int srp_credit_update(s32 req_lim, s32 delta, s32 *res)
 }
 
 /**
+ * srp_credit_take() - take the credit a send needs
+ * @req_lim: credits the initiator holds
+ * @use:     what the send is
+ * @res:     the count once it is sent
+ *
+ * An SRP_CMD needs a credit beyond the SRP_TSK_MGMT_SQ_SIZE kept for task
+ * management, so that error handling never waits for commands to finish;
+ * a task management function may take any credit, the kept ones too.
+ * Answers to target requests and SRP_I_LOGOUT are not requests and take
+ * none.
+ *
+ * Return: 0; -EAGAIN when @req_lim has no credit for @use (@res is
+ * @req_lim).
+ */
+int srp_credit_take(s32 req_lim, enum srp_tx_use use, s32 *res)
+{
+	s32 kept = use == SRP_TX_CMD ? SRP_TSK_MGMT_SQ_SIZE : 0;
+
+	*res = req_lim;
+	if (use == SRP_TX_RSP)
+		return 0;
+	if (req_lim <= kept)
+		return -EAGAIN;
+	*res = req_lim - 1;
+	return 0;
+}
+
+/**
+ * srp_credit_refund() - give back the credit of a send that never went
+ * @req_lim: credits the initiator holds
+ * @use:     what the send was
+ *
+ * Return: the count with the credit srp_credit_take() took for @use back,
+ * at most INT_MAX: a target's grant may have filled the count meanwhile.
+ */
+s32 srp_credit_refund(s32 req_lim, enum srp_tx_use use)
+{
+	if (use == SRP_TX_RSP || req_lim == INT_MAX)
+		return req_lim;
+	return req_lim + 1;
+}
+
+/**
  * srp_build_cred_rsp() - encode SRP_CRED_RSP
  * @iu:  the 16-byte IU
  * @tag: tag of the SRP_CRED_REQ answered

@@ -814,6 +814,19 @@ void srp_build_i_logout(struct srp_iu_i_logout *iu, u64 tag);
 int srp_parse_cred_req(const void *buf, size_t len, u64 *tag,
 		       s32 *req_lim_delta);
 int srp_credit_update(s32 req_lim, s32 delta, s32 *res);
+
+/* Send IUs, and credits, kept for task management. */
+enum { SRP_TSK_MGMT_SQ_SIZE = 1 };
+
+/* What a send IU is taken for; decides the credits it needs. */
+enum srp_tx_use {
+	SRP_TX_CMD,	/* SRP_CMD: one credit, never the TMF one */
+	SRP_TX_TMF,	/* SRP_TSK_MGMT: any credit, the kept one too */
+	SRP_TX_RSP,	/* CRED/AER responses, SRP_I_LOGOUT: no credit */
+};
+
+int srp_credit_take(s32 req_lim, enum srp_tx_use use, s32 *res);
+s32 srp_credit_refund(s32 req_lim, enum srp_tx_use use);
 void srp_build_cred_rsp(struct srp_iu_cred_rsp *iu, u64 tag);
 
 /**

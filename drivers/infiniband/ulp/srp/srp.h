@@ -47,7 +47,6 @@ do {									\
 
 enum {
 	SRP_RSP_SQ_SIZE		= 1,	/* IU for CRED/AER responses (channel.c) */
-	SRP_TSK_MGMT_SQ_SIZE	= 1,	/* IU and credit kept for TMFs */
 	SRP_MAX_IMM_SGE		= 2,
 	SRP_LOGIN_TIMEOUT_MS	= 20000,
 	SRP_TMF_TIMEOUT_MS	= 5000,
@@ -55,13 +54,6 @@ enum {
 
 /* SRP tags with this bit set belong to task management or logout IUs. */
 #define SRP_TAG_TSK_MGMT	BIT_ULL(63)
-
-/* What a send IU is taken for; decides the credits it needs. */
-enum srp_tx_use {
-	SRP_TX_CMD,	/* SRP_CMD: one credit, never the TMF one */
-	SRP_TX_TMF,	/* SRP_TSK_MGMT: any credit, the kept one too */
-	SRP_TX_RSP,	/* CRED/AER responses, SRP_I_LOGOUT: no credit */
-};
 
 /**
  * struct srp_iu - one information unit buffer
