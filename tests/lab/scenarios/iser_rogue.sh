@@ -92,6 +92,12 @@ fi
 # the probe RDMA WRITEs to the trigger's read buffer and must fail. Both
 # seen red with the ib_iser before b0faa88 (boot 08:53): sg_raw returned
 # before UNSTALL and "PROBE ... status=success".
+# Issue 32 (low): the target sends an Async Message (StatSN N + 1) right
+# behind the Data-In with status (N). The initiator delivers the Async
+# Message at once and the Data-In once its LOCAL_INV has completed, so out
+# of order, and libiscsi takes each PDU's StatSN + 1 as its ExpStatSN: it
+# went back to N + 1. Once resumed, the target holds the answer to the
+# first command, asks for a NOP-Out, and that must acknowledge N + 2.
 if rogue_want datain-status; then
 	m=datain-status
 	rogue_start $m -s 2
@@ -106,6 +112,8 @@ if rogue_want datain-status; then
 		check "$m: Data-In with status sent with the receive queue empty" \
 			lab_target_saw "^DATAIN_STATUS conn=1" 30
 		rogue_stall_end $m $trig "-eq 0"
+		check "$m: ExpStatSN did not go back when the held Data-In was delivered after the Async Message behind it" \
+			lab_target_saw "^EXPSTATSN conn=1 .* ok$" 20
 		wait $turs
 	else
 		fail "$m: login"
