@@ -193,6 +193,13 @@ struct iconn {
 	long long	order_t;
 	uint32_t	order_itt;
 	struct scsi_result order_rsp;
+	/*
+	 * lun-reset-stall: the task tag of the LOGICAL UNIT RESET answered
+	 * (1: known), for a forged response naming it once that is over
+	 * (2: sent)
+	 */
+	int		stale;
+	uint32_t	stale_itt;
 };
 
 /*
@@ -667,6 +674,23 @@ static void on_scsi_cmd(struct conn *c, const uint8_t *ihdr, const uint8_t *b,
 	if (ihdr[0] & ISER_RSV)
 		rkey = get_be32(ihdr + 16);
 
+	if (trigger && ic->stale == 1 && !ic->stall) {
+		/*
+		 * lun-reset-stall, once the reset is over: a Task Management
+		 * Response "function complete" with the reset's task tag,
+		 * whose task is free again, and the trigger never answered
+		 */
+		uint8_t out[HDRS];
+
+		ic->stale = 2;
+		bhs_init(out, OP_TMF_RSP, ic->stale_itt);
+		bhs_sn(c, out + ISER_HDR, 1);
+		send_pdu(c, out, NULL, 0);
+		say("LIE tmf-stale conn=%d itt=%#x rkey=%#x tmf_itt=%#x", c->n,
+		    itt, (ihdr[0] & ISER_RSV) ? get_be32(ihdr + 16) : 0,
+		    ic->stale_itt);
+		return;
+	}
 	if (trigger && lies_left) {
 		if (lies_left > 0)
 			lies_left--;
@@ -1080,6 +1104,10 @@ static void stall_send(struct conn *c)
 	} else {
 		say("TMF_RSP conn=%d function complete, sent with the receive queue empty",
 		    c->n);
+		if (mode == M_LUN_RESET_STALL) {
+			memcpy(&ic->stale_itt, ic->stall_rsp + ISER_HDR + 16, 4);
+			ic->stale = 1;
+		}
 	}
 	ic->stall = STALL_SENT;
 	ic->stall_t = now_ms();
