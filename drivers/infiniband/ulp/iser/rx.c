@@ -152,6 +152,44 @@ static bool iser_rx_stopped(struct iser_conn *ic, struct iscsi_conn *conn)
 	       (conn && test_bit(ISCSI_CONN_FLAG_SUSPEND_RX, &conn->flags));
 }
 
+/**
+ * iser_rx_complete_pdu() - hand a PDU to libiscsi
+ * @conn: libiscsi connection
+ * @hdr:  the PDU's BHS
+ * @data: its data segment
+ * @len:  bytes of @data
+ * @held: the PDU was held back for an invalidation
+ *
+ * libiscsi takes the StatSN of every status PDU it is given as the next
+ * ExpStatSN, so it relies on being given them in the order the target sent
+ * them. A held PDU is delivered when its LOCAL_INV completes, possibly
+ * after PDUs the target sent behind it were delivered at once: then its
+ * StatSN is older than what libiscsi already acknowledges, and our next
+ * PDUs would take ExpStatSN back. The ExpStatSN of a held PDU's delivery
+ * therefore only ever moves forward (serial number arithmetic, RFC 1982).
+ *
+ * Context: softirq; takes the session's back_lock, as iscsi_complete_pdu().
+ * Return: libiscsi's verdict, 0 or an ISCSI_ERR_* code.
+ */
+static int iser_rx_complete_pdu(struct iscsi_conn *conn, struct iscsi_hdr *hdr,
+				void *data, u32 len, bool held)
+{
+	struct iscsi_session *session = conn->session;
+	u32 exp_statsn;
+	int ret;
+
+	if (!held)
+		return iscsi_complete_pdu(conn, hdr, data, len);
+
+	spin_lock(&session->back_lock);
+	exp_statsn = conn->exp_statsn;
+	ret = __iscsi_complete_pdu(conn, hdr, data, len);
+	if (iscsi_sna_lt(conn->exp_statsn, exp_statsn))
+		conn->exp_statsn = exp_statsn;
+	spin_unlock(&session->back_lock);
+	return ret;
+}
+
 /* Hand a received PDU to libiscsi and recycle its buffer. */
 static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
 			    struct iser_rx_desc *desc, bool held)
@@ -167,7 +205,7 @@ static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
 	if (pdu->opcode == ISCSI_OP_SCSI_CMD_RSP)
 		rdi_stat_add(&ic->stats, RDI_STAT_CMDS_DONE, 1);
 	data = iser_rx_data(ic, desc, held, &len);
-	ret = iscsi_complete_pdu(conn, iser_rx_bhs(desc), data, len);
+	ret = iser_rx_complete_pdu(conn, iser_rx_bhs(desc), data, len, held);
 	iser_rx_data_done(ic, desc, held);
 	if (ret && ret != ISCSI_ERR_NO_SCSI_CMD) {
 		pr_err_ratelimited("%pISpc: PDU opcode 0x%02x (itt 0x%x, %u data bytes) from the target: %s (libiscsi error %d); failing the connection\n",
