@@ -417,9 +417,20 @@ static bool iser_tmf_covers(struct iscsi_tm *tm, struct iscsi_task *task)
  * in order) delivers the response (iser_rx_inv_done()). They are marked
  * ended: a later answer to one of them is a lie (iser_rx_invalidate()).
  *
+ * The response must name a task management function outstanding on this
+ * connection: libiscsi accepts no other, and a task tag that names a
+ * finished one (a free task, whose headers still hold that old request)
+ * must not end the commands the old function covered. Nor may the tag's
+ * task be handed out to a new function while the response waits for its
+ * LOCAL_INVs, so that the response the wait ends answers the function the
+ * commands were invalidated for: a running task stays allocated until
+ * libiscsi is given its response, or the connection fails, after which
+ * nothing is delivered.
+ *
  * Context: softirq, receive completion.
  * Return: true when delivery must wait for the LOCAL_INVs, or must not
- * happen at all (a failed post: the connection is failed).
+ * happen at all (a response that answers no function, a failed post: the
+ * connection is failed).
  */
 static bool iser_rx_tmf_invalidate(struct iser_conn *ic,
 				   struct iscsi_conn *conn,
@@ -429,13 +440,18 @@ static bool iser_rx_tmf_invalidate(struct iser_conn *ic,
 	struct ib_send_wr *first = NULL, *last = NULL, *wr;
 	struct iscsi_task *tmf, *task;
 	unsigned int i, n = 0;
+	bool stale = false;
 	struct iser_task *it;
 	int ret = 0;
 
 	spin_lock(&session->back_lock);
 	tmf = iscsi_itt_to_task(conn, iser_rx_bhs(desc)->itt);
-	if (!tmf || (tmf->hdr->opcode & ISCSI_OPCODE_MASK) != ISCSI_OP_SCSI_TMFUNC)
+	if (!tmf || tmf->state != ISCSI_TASK_RUNNING || tmf->sc ||
+	    tmf->conn != conn ||
+	    (tmf->hdr->opcode & ISCSI_OPCODE_MASK) != ISCSI_OP_SCSI_TMFUNC) {
+		stale = true;
 		goto out_unlock;
+	}
 	for (i = 0; i < session->cmds_max; i++) {
 		task = session->cmds[i];
 		it = task->dd_data;
@@ -464,6 +480,13 @@ static bool iser_rx_tmf_invalidate(struct iser_conn *ic,
 out_unlock:
 	spin_unlock(&session->back_lock);
 
+	if (unlikely(stale)) {
+		pr_err_ratelimited("%pISpc: task management response (itt 0x%x) names no task management function outstanding on the connection; failing the connection\n",
+				   &ic->cm_id->route.addr.dst_addr,
+				   be32_to_cpu((__force __be32)iser_rx_bhs(desc)->itt));
+		iser_conn_error(ic);
+		return true;
+	}
 	if (unlikely(ret)) {
 		pr_err_ratelimited("%pISpc: posting the invalidation of %u commands a task management function ended failed; failing the connection\n",
 				   &ic->cm_id->route.addr.dst_addr, n);
