@@ -125,6 +125,7 @@ enum {
 	ISER_CONN_F_DISCONNECTING, /* rdma_disconnect() sent a DREQ or DREP */
 	ISER_CONN_F_CM_CLOSED,	/* the CM reported the connection closed */
 	ISER_CONN_F_RELEASED,	/* @destroy_work queued: kicks may requeue it */
+	ISER_CONN_F_STARTED,	/* start_conn's Data-Out descriptors, MR pool */
 };
 
 /**

@@ -366,20 +366,31 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 		dlen = ic->rx_data_max;
 		conn->max_recv_dlength = dlen;
 	}
-	ret = iser_dout_alloc(ic, session);
-	if (ret)
-		goto out_unlock;
 	/*
-	 * One MR per task: only SCSI commands register memory, one MR each
-	 * (iser_data_map()), and libiscsi never has more than cmds_max tasks.
+	 * What a start allocates, it allocates once per connection: a start
+	 * that failed past this point (the ring's post, iscsi_conn_start())
+	 * keeps it, and a start of the same connection again must neither
+	 * leak the Data-Out descriptors nor add a second set of MRs to the
+	 * QP's pool. They are given back at unbind and with the QP.
 	 */
-	ret = rdi_mr_pool_init(ic->dev, ic->queue.qp,
-			       session->cmds_max, ic->sg_tablesize);
-	if (ret) {
-		iscsi_conn_printk(KERN_ERR, conn,
-				  "MR pool of %d creation failed: %d\n",
-				  session->cmds_max, ret);
-		goto err_free_dout;
+	if (!test_bit(ISER_CONN_F_STARTED, &ic->flags)) {
+		ret = iser_dout_alloc(ic, session);
+		if (ret)
+			goto out_unlock;
+		/*
+		 * One MR per task: only SCSI commands register memory, one MR
+		 * each (iser_data_map()), and libiscsi never has more than
+		 * cmds_max tasks.
+		 */
+		ret = rdi_mr_pool_init(ic->dev, ic->queue.qp,
+				       session->cmds_max, ic->sg_tablesize);
+		if (ret) {
+			iscsi_conn_printk(KERN_ERR, conn,
+					  "MR pool of %d creation failed: %d\n",
+					  session->cmds_max, ret);
+			goto err_free_dout;
+		}
+		set_bit(ISER_CONN_F_STARTED, &ic->flags);
 	}
 	/* posted with the final login request, unless none went through us */
 	ret = iser_rx_ring_post(ic);
