@@ -193,13 +193,6 @@ struct iconn {
 	long long	order_t;
 	uint32_t	order_itt;
 	struct scsi_result order_rsp;
-	/*
-	 * lun-reset-stall: the task tag of the LOGICAL UNIT RESET answered
-	 * (1: known), for a forged response naming it once that is over
-	 * (2: sent)
-	 */
-	int		stale;
-	uint32_t	stale_itt;
 };
 
 /*
@@ -239,6 +232,14 @@ static int stall_secs = 5;
 static unsigned int ovf_depth = 32;
 static int ovf_done;
 static volatile sig_atomic_t probe_req;	/* 1: SIGUSR1, 2: SIGUSR2 */
+/*
+ * lun-reset-stall: the task tag of the LOGICAL UNIT RESET answered (1:
+ * known), for a forged response naming it once that is over (2: sent), on
+ * whatever connection of the session the next trigger comes (the probe
+ * ends the reset's)
+ */
+static int stale;
+static uint32_t stale_itt;
 /* The last command lied about, on any connection: SIGUSR2's probe. */
 static struct rt_probe last_lied;
 
@@ -674,7 +675,7 @@ static void on_scsi_cmd(struct conn *c, const uint8_t *ihdr, const uint8_t *b,
 	if (ihdr[0] & ISER_RSV)
 		rkey = get_be32(ihdr + 16);
 
-	if (trigger && ic->stale == 1 && !ic->stall) {
+	if (trigger && stale == 1 && !ic->stall) {
 		/*
 		 * lun-reset-stall, once the reset is over: a Task Management
 		 * Response "function complete" with the reset's task tag,
@@ -682,13 +683,13 @@ static void on_scsi_cmd(struct conn *c, const uint8_t *ihdr, const uint8_t *b,
 		 */
 		uint8_t out[HDRS];
 
-		ic->stale = 2;
-		bhs_init(out, OP_TMF_RSP, ic->stale_itt);
+		stale = 2;
+		bhs_init(out, OP_TMF_RSP, stale_itt);
 		bhs_sn(c, out + ISER_HDR, 1);
 		send_pdu(c, out, NULL, 0);
 		say("LIE tmf-stale conn=%d itt=%#x rkey=%#x tmf_itt=%#x", c->n,
 		    itt, (ihdr[0] & ISER_RSV) ? get_be32(ihdr + 16) : 0,
-		    ic->stale_itt);
+		    stale_itt);
 		return;
 	}
 	if (trigger && lies_left) {
@@ -1105,8 +1106,8 @@ static void stall_send(struct conn *c)
 		say("TMF_RSP conn=%d function complete, sent with the receive queue empty",
 		    c->n);
 		if (mode == M_LUN_RESET_STALL) {
-			memcpy(&ic->stale_itt, ic->stall_rsp + ISER_HDR + 16, 4);
-			ic->stale = 1;
+			memcpy(&stale_itt, ic->stall_rsp + ISER_HDR + 16, 4);
+			stale = 1;
 		}
 	}
 	ic->stall = STALL_SENT;

@@ -111,9 +111,10 @@ if rogue_want datain-status; then
 		turs=$!
 		check "$m: Data-In with status sent with the receive queue empty" \
 			lab_target_saw "^DATAIN_STATUS conn=1" 30
-		rogue_stall_end $m $trig "-eq 0"
+		# before the probe, whose failure ends the connection
 		check "$m: ExpStatSN did not go back when the held Data-In was delivered after the Async Message behind it" \
 			lab_target_saw "^EXPSTATSN conn=1 .* ok$" 20
+		rogue_stall_end $m $trig "-eq 0"
 		wait $turs
 	else
 		fail "$m: login"
@@ -385,13 +386,14 @@ rogue_tmf_stale() {
 	lab_log_mark
 	rogue_trigger 10
 	rc=$?
+	# the probe of lun-reset-stall ended connection 1: this is the 2nd
 	check "$m: the target answered a trigger with the finished reset's tag" \
-		lab_target_saw "^LIE tmf-stale conn=1 "
+		lab_target_saw "^LIE tmf-stale conn=2 "
 	check "$m: kernel log says so" \
 		lab_log_has "$IP0:$ROGUE_PORT: task management response \(itt 0x[0-9a-f]+\) names no task management function outstanding"
-	check "$m: the session logged in again" lab_target_saw "^LOGGED_IN conn=2" 60
+	check "$m: the session logged in again" lab_target_saw "^LOGGED_IN conn=3" 60
 	check "$m: the trigger succeeded on the new connection, or failed (sg_raw rc=$rc)" \
-		eval "[ $rc -ne 0 ] || lab_target_saw '^TRIGGER conn=2 '"
+		eval "[ $rc -ne 0 ] || lab_target_saw '^TRIGGER conn=3 '"
 	check "$m: LUN usable" rogue_usable
 }
 
