@@ -170,23 +170,16 @@ static void srp_tl_err_work(struct work_struct *work)
  * which takes the rport mutex. A channel logging in again in the
  * background (srp_ch_retry_work()) holds that mutex while it waits for the
  * target's answer, and it has nothing left to join now: its wait ends.
- * Never once the target is removed: the work is queued under the lock
- * that state is set under, so a teardown that sets it and then cancels
- * the work has it cancelled for good (srp_add_target()'s error path).
  */
 static void srp_rport_recover(struct srp_target *target)
 {
-	unsigned long flags;
 	unsigned int i;
 
 	if (READ_ONCE(target->state) == SRP_TARGET_REMOVED)
 		return;
 	for (i = 0; i < target->ch_count; i++)
 		srp_ch_login_abandon(&target->ch[i]);
-	spin_lock_irqsave(&target->lock, flags);
-	if (target->state != SRP_TARGET_REMOVED)
-		queue_work(system_long_wq, &target->tl_err_work);
-	spin_unlock_irqrestore(&target->lock, flags);
+	queue_work(system_long_wq, &target->tl_err_work);
 }
 
 /* Retry the channels that are down after reconnect_delay (at least 1 s). */

@@ -708,15 +708,6 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 	return 0;
 
 err_disconnect:
-	/*
-	 * The keep-alive, CM and completion handlers report channel failures
-	 * until the channels are freed; once the target is removed none of
-	 * them queues tl_err_work (srp_rport_recover()), which is cancelled
-	 * for good then. Nor does the port's removal queue remove_work.
-	 */
-	spin_lock_irq(&target->lock);
-	target->state = SRP_TARGET_REMOVED;
-	spin_unlock_irq(&target->lock);
 	srp_debugfs_remove(target);
 	srp_target_disconnect(target, true);
 	cancel_work_sync(&target->tl_err_work);
