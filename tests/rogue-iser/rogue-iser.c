@@ -183,7 +183,32 @@ struct iconn {
 	int		pool_started, pool_wrapped;
 	unsigned int	foreseen;	/* allocations foreseen in a row */
 	unsigned int	rounds, unseen;	/* rounds of answers, commands answered */
+	/*
+	 * datain-status: the order check (enum order), the ExpStatSN the
+	 * initiator must acknowledge at least once it has read the Async
+	 * Message sent behind the Data-In with status, and the command whose
+	 * answer waits for that check
+	 */
+	int		order;
+	uint32_t	order_want;
+	long long	order_t;
+	uint32_t	order_itt;
+	struct scsi_result order_rsp;
 };
+
+/*
+ * datain-status, after the Data-In with status (StatSN N) and an Async
+ * Message right behind it (N + 1): the initiator holds the Data-In until
+ * its LOCAL_INV completes and delivers the Async Message at once, so it
+ * reads them out of order. Once the target resumes (ORDER_ARMED), the
+ * answer to the first command that comes is held (ORDER_HELD: the
+ * Data-In's delivery has happened by then), 300 ms later a NOP-In asks
+ * for a NOP-Out (ORDER_PING), and that NOP-Out must acknowledge
+ * ExpStatSN N + 2: what the initiator had acknowledged must not go back
+ * when the older PDU is delivered. Then the held answer goes out.
+ */
+enum order { ORDER_NONE, ORDER_ARMED, ORDER_HELD, ORDER_PING };
+#define ORDER_TTT	0x3000
 
 /*
  * The receive queue of datain-status and the *-stall modes: RUN_DRY,
@@ -208,6 +233,14 @@ static int stall_secs = 5;
 static unsigned int ovf_depth = 32;
 static int ovf_done;
 static volatile sig_atomic_t probe_req;	/* 1: SIGUSR1, 2: SIGUSR2 */
+/*
+ * lun-reset-stall: the task tag of the LOGICAL UNIT RESET answered (1:
+ * known), for a forged response naming it once that is over (2: sent), on
+ * whatever connection of the session the next trigger comes (the probe
+ * ends the reset's)
+ */
+static int stale;
+static uint32_t stale_itt;
 /* The last command lied about, on any connection: SIGUSR2's probe. */
 static struct rt_probe last_lied;
 
@@ -631,10 +664,35 @@ static void on_scsi_cmd(struct conn *c, const uint8_t *ihdr, const uint8_t *b,
 		return;
 	}
 
+	if (ic->order == ORDER_ARMED && !edtl && !trigger) {
+		ic->order = ORDER_HELD;
+		ic->order_t = now_ms();
+		ic->order_itt = itt;
+		ic->order_rsp = r;
+		return;
+	}
+
 	done = r.status == SAM_GOOD ? data_in(c, ihdr, &r, edtl) : 0;
 	if (ihdr[0] & ISER_RSV)
 		rkey = get_be32(ihdr + 16);
 
+	if (trigger && stale == 1 && !ic->stall) {
+		/*
+		 * lun-reset-stall, once the reset is over: a Task Management
+		 * Response "function complete" with the reset's task tag,
+		 * whose task is free again, and the trigger never answered
+		 */
+		uint8_t out[HDRS];
+
+		stale = 2;
+		bhs_init(out, OP_TMF_RSP, stale_itt);
+		bhs_sn(c, out + ISER_HDR, 1);
+		send_pdu(c, out, NULL, 0);
+		say("LIE tmf-stale conn=%d itt=%#x rkey=%#x tmf_itt=%#x", c->n,
+		    itt, (ihdr[0] & ISER_RSV) ? get_be32(ihdr + 16) : 0,
+		    stale_itt);
+		return;
+	}
 	if (trigger && lies_left) {
 		if (lies_left > 0)
 			lies_left--;
@@ -695,13 +753,25 @@ static void nop_in(struct conn *c)
 static void on_nop_out(struct conn *c, const uint8_t *b, const uint8_t *data,
 		       uint32_t dlen)
 {
+	struct iconn *ic = iser(c);
 	uint8_t out[HDRS];
 	uint8_t *o;
 
 	if (get_be32(b + 16) == 0xffffffff) {
 		/* an answer to our NOP-In */
-		if (iser(c)->pings_out)
-			iser(c)->pings_out--;
+		if (get_be32(b + 20) == ORDER_TTT && ic->order == ORDER_PING) {
+			uint32_t got = get_be32(b + 28);
+
+			say("EXPSTATSN conn=%d got=%#x want>=%#x %s", c->n, got,
+			    ic->order_want,
+			    (int32_t)(got - ic->order_want) >= 0 ?
+			    "ok" : "BACKWARDS");
+			ic->order = ORDER_NONE;
+			scsi_rsp(c, ic->order_itt, &ic->order_rsp, 0, 0, 0);
+			return;
+		}
+		if (ic->pings_out)
+			ic->pings_out--;
 		return;
 	}
 	o = bhs_init(out, OP_NOP_IN, 0);
@@ -1020,11 +1090,30 @@ static void stall_send(struct conn *c)
 		say("DUP_STATUS conn=%d itt=%#llx Data-In with status, then a SCSI Response, sent with the receive queue empty",
 		    c->n, (unsigned long long)ic->lied.tag);
 	} else if (mode == M_DATAIN_STATUS) {
-		say("DATAIN_STATUS conn=%d itt=%#llx sent with the receive queue empty",
-		    c->n, (unsigned long long)ic->lied.tag);
+		uint8_t out[HDRS], data[2 + SENSE_LEN] = {};
+		uint8_t *b = bhs_init(out, OP_ASYNC, 0xffffffff);
+
+		/* SCSI async event: unit attention, mode parameters changed */
+		put_be16(data, SENSE_LEN);
+		data[2] = 0x70;
+		data[4] = 0x06;
+		data[9] = 10;
+		data[14] = 0x2a;
+		data[15] = 0x01;
+		b[36] = 0;
+		set_dsl(b, sizeof(data));
+		bhs_sn(c, b, 1);
+		send_pdu(c, out, data, sizeof(data));
+		ic->order_want = ic->statsn;
+		say("DATAIN_STATUS conn=%d itt=%#llx sent with the receive queue empty, an Async Message (StatSN %#x) behind it",
+		    c->n, (unsigned long long)ic->lied.tag, ic->statsn - 1);
 	} else {
 		say("TMF_RSP conn=%d function complete, sent with the receive queue empty",
 		    c->n);
+		if (mode == M_LUN_RESET_STALL) {
+			memcpy(&stale_itt, ic->stall_rsp + ISER_HDR + 16, 4);
+			stale = 1;
+		}
 	}
 	ic->stall = STALL_SENT;
 	ic->stall_t = now_ms();
@@ -1133,8 +1222,26 @@ static void stall_tick(struct conn *c)
 			}
 		}
 		say("UNSTALL conn=%d %u receives posted", c->n, c->rx_posted);
+		if (mode == M_DATAIN_STATUS)
+			ic->order = ORDER_ARMED;
 		break;
 	}
+}
+
+/* datain-status: the NOP-In of the order check (enum order). */
+static void order_tick(struct conn *c)
+{
+	struct iconn *ic = iser(c);
+	uint8_t out[HDRS];
+	uint8_t *b;
+
+	if (ic->order != ORDER_HELD || now_ms() - ic->order_t < 300)
+		return;
+	b = bhs_init(out, OP_NOP_IN, 0xffffffff);
+	put_be32(b + 20, ORDER_TTT);
+	bhs_sn(c, b, 0);
+	send_pdu(c, out, NULL, 0);
+	ic->order = ORDER_PING;
 }
 
 /* Connection N is established and not disconnecting. */
@@ -1168,6 +1275,8 @@ static void tick(void)
 			rt_probe(&ic->lied, 0);
 		if (ic->stall)
 			stall_tick(conns[i]);
+		if (ic->order)
+			order_tick(conns[i]);
 	}
 }
 
@@ -1177,7 +1286,8 @@ static int wait_ms(int limit)
 	unsigned int i;
 
 	for (i = 0; i < RT_MAX_CONNS; i++)
-		if (conns[i] && iser(conns[i])->stall && limit > 50)
+		if (conns[i] && (iser(conns[i])->stall || iser(conns[i])->order) &&
+		    limit > 50)
 			limit = 50;
 	return limit;
 }

@@ -92,6 +92,12 @@ fi
 # the probe RDMA WRITEs to the trigger's read buffer and must fail. Both
 # seen red with the ib_iser before b0faa88 (boot 08:53): sg_raw returned
 # before UNSTALL and "PROBE ... status=success".
+# Issue 32 (low): the target sends an Async Message (StatSN N + 1) right
+# behind the Data-In with status (N). The initiator delivers the Async
+# Message at once and the Data-In once its LOCAL_INV has completed, so out
+# of order, and libiscsi takes each PDU's StatSN + 1 as its ExpStatSN: it
+# went back to N + 1. Once resumed, the target holds the answer to the
+# first command, asks for a NOP-Out, and that must acknowledge N + 2.
 if rogue_want datain-status; then
 	m=datain-status
 	rogue_start $m -s 2
@@ -105,6 +111,9 @@ if rogue_want datain-status; then
 		turs=$!
 		check "$m: Data-In with status sent with the receive queue empty" \
 			lab_target_saw "^DATAIN_STATUS conn=1" 30
+		# before the probe, whose failure ends the connection
+		check "$m: ExpStatSN did not go back when the held Data-In was delivered after the Async Message behind it" \
+			lab_target_saw "^EXPSTATSN conn=1 .* ok$" 20
 		rogue_stall_end $m $trig "-eq 0"
 		wait $turs
 	else
@@ -358,6 +367,36 @@ rogue_reset_ended() {
 	done
 }
 
+# Issue 32 (low): a Task Management Response with the task tag of a
+# function that is over. The initiator looked the tag up and took the
+# request its task still held, the finished LOGICAL UNIT RESET, as the
+# function answered: it invalidated the rkeys of the running commands
+# that reset covered, and marked them ended, before libiscsi refused the
+# response (the task is free); had the task been handed to a new
+# function meanwhile, the response would have ended that one's commands,
+# their rkeys valid. Now a response must name a function outstanding on
+# the connection (running, no SCSI command, this connection), or the
+# connection fails at once, saying so. After lun-reset-stall, the rogue
+# target answers the next trigger with "function complete" under the
+# reset's tag, and never answers the trigger. Red with ib_iser before the
+# check: the line is missing (libiscsi's "unknown task tag" came after
+# the invalidations).
+rogue_tmf_stale() {
+	local m="$1, stale tag" rc
+	lab_log_mark
+	rogue_trigger 10
+	rc=$?
+	# the probe of lun-reset-stall ended connection 1: this is the 2nd
+	check "$m: the target answered a trigger with the finished reset's tag" \
+		lab_target_saw "^LIE tmf-stale conn=2 "
+	check "$m: kernel log says so" \
+		lab_log_has "$IP0:$ROGUE_PORT: task management response \(itt 0x[0-9a-f]+\) names no task management function outstanding"
+	check "$m: the session logged in again" lab_target_saw "^LOGGED_IN conn=3" 60
+	check "$m: the trigger succeeded on the new connection, or failed (sg_raw rc=$rc)" \
+		eval "[ $rc -ne 0 ] || lab_target_saw '^TRIGGER conn=3 '"
+	check "$m: LUN usable" rogue_usable
+}
+
 # rogue_reset_stall MODE SG_RESET_OPT FUNC NAME
 rogue_reset_stall() {
 	local m=$1 opt=$2 func=$3 name=$4 trig rst rc sg base
@@ -384,6 +423,7 @@ rogue_reset_stall() {
 		rc=$?
 		check "$m: sg_reset $opt reports done (rc=$rc)" \
 			eval "[ $rc -eq 0 ] || ! cat /tmp/sg_reset.out"
+		[ $m = lun-reset-stall ] && rogue_tmf_stale $m
 	else
 		fail "$m: login"
 	fi

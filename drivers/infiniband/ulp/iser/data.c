@@ -165,8 +165,9 @@ void iser_data_release(struct iser_conn *ic, struct iser_task *it)
 {
 	struct scsi_cmnd *sc = iser_task_to_iscsi(it)->sc;
 
-	if (unlikely(!READ_ONCE(ic->queue.qp))) {
-		/* device removed: MRs and mappings are gone with it */
+	if (unlikely(test_bit(ISER_CONN_F_HW_GONE, &ic->flags) ||
+		     !READ_ONCE(ic->queue.qp))) {
+		/* device removal took them back (iser_conn_drop_tasks()) */
 		it->reg.mr = NULL;
 		it->sg_nents = 0;
 		it->inv = ISER_INV_NONE;

@@ -9,8 +9,9 @@
  *      connection on its own, which frees every task's registration;
  *   2. wait (bounded) for that unbind;
  *   3. terminate and free the connection's device resources and its
- *      cm_id; the connection object lives on until its endpoint is
- *      disconnected;
+ *      cm_id; a connection still bound then has its tasks give back
+ *      their MRs and mappings first (iser_conn_drop_tasks()); the
+ *      connection object lives on until its endpoint is disconnected;
  *   4. wait for the releases already queued of connections on any device
  *      (iser_conn_flush_releases()): they still hold theirs.
  * Sessions then recover through another device or fail after their
@@ -37,6 +38,7 @@ static void iser_remove_one(struct ib_device *ibdev, void *client_data)
 				 "connection still bound after 30 s, freeing anyway\n");
 		mutex_lock(&ic->state_mutex);
 		iser_conn_terminate(ic);
+		iser_conn_drop_tasks(ic);
 		mutex_unlock(&ic->state_mutex);
 		iser_conn_free_hw(ic);
 		/* the device goes: no DREQ of it will be answered */

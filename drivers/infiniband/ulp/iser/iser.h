@@ -108,6 +108,8 @@ enum {
 	ISER_CONN_F_DISCONNECTING, /* rdma_disconnect() sent a DREQ or DREP */
 	ISER_CONN_F_CM_CLOSED,	/* the CM reported the connection closed */
 	ISER_CONN_F_RELEASED,	/* @destroy_work queued: kicks may requeue it */
+	ISER_CONN_F_STARTED,	/* start_conn's Data-Out descriptors, MR pool */
+	ISER_CONN_F_HW_GONE,	/* tasks hold nothing on the device any more */
 };
 
 /**
@@ -360,6 +362,9 @@ void iser_stats_add(struct iser_conn *ic);
 void iser_stats_remove(struct iser_conn *ic);
 void iser_stats_init(void);
 void iser_stats_exit(void);
+
+/* transport.c */
+void iser_conn_drop_tasks(struct iser_conn *ic);
 
 /* tx.c */
 int iser_xmit_task(struct iscsi_task *task);

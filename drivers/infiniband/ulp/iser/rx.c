@@ -152,6 +152,44 @@ static bool iser_rx_stopped(struct iser_conn *ic, struct iscsi_conn *conn)
 	       (conn && test_bit(ISCSI_CONN_FLAG_SUSPEND_RX, &conn->flags));
 }
 
+/**
+ * iser_rx_complete_pdu() - hand a PDU to libiscsi
+ * @conn: libiscsi connection
+ * @hdr:  the PDU's BHS
+ * @data: its data segment
+ * @len:  bytes of @data
+ * @held: the PDU was held back for an invalidation
+ *
+ * libiscsi takes the StatSN of every status PDU it is given as the next
+ * ExpStatSN, so it relies on being given them in the order the target sent
+ * them. A held PDU is delivered when its LOCAL_INV completes, possibly
+ * after PDUs the target sent behind it were delivered at once: then its
+ * StatSN is older than what libiscsi already acknowledges, and our next
+ * PDUs would take ExpStatSN back. The ExpStatSN of a held PDU's delivery
+ * therefore only ever moves forward (serial number arithmetic, RFC 1982).
+ *
+ * Context: softirq; takes the session's back_lock, as iscsi_complete_pdu().
+ * Return: libiscsi's verdict, 0 or an ISCSI_ERR_* code.
+ */
+static int iser_rx_complete_pdu(struct iscsi_conn *conn, struct iscsi_hdr *hdr,
+				void *data, u32 len, bool held)
+{
+	struct iscsi_session *session = conn->session;
+	u32 exp_statsn;
+	int ret;
+
+	if (!held)
+		return iscsi_complete_pdu(conn, hdr, data, len);
+
+	spin_lock(&session->back_lock);
+	exp_statsn = conn->exp_statsn;
+	ret = __iscsi_complete_pdu(conn, hdr, data, len);
+	if (iscsi_sna_lt(conn->exp_statsn, exp_statsn))
+		conn->exp_statsn = exp_statsn;
+	spin_unlock(&session->back_lock);
+	return ret;
+}
+
 /* Hand a received PDU to libiscsi and recycle its buffer. */
 static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
 			    struct iser_rx_desc *desc, bool held)
@@ -167,7 +205,7 @@ static void iser_rx_deliver(struct iser_conn *ic, struct iscsi_conn *conn,
 	if (pdu->opcode == ISCSI_OP_SCSI_CMD_RSP)
 		rdi_stat_add(&ic->stats, RDI_STAT_CMDS_DONE, 1);
 	data = iser_rx_data(ic, desc, held, &len);
-	ret = iscsi_complete_pdu(conn, iser_rx_bhs(desc), data, len);
+	ret = iser_rx_complete_pdu(conn, iser_rx_bhs(desc), data, len, held);
 	iser_rx_data_done(ic, desc, held);
 	if (ret && ret != ISCSI_ERR_NO_SCSI_CMD) {
 		pr_err_ratelimited("%pISpc: PDU opcode 0x%02x (itt 0x%x, %u data bytes) from the target: %s (libiscsi error %d); failing the connection\n",
@@ -374,9 +412,20 @@ static bool iser_tmf_covers(struct iscsi_tm *tm, struct iscsi_task *task)
  * in order) delivers the response (iser_rx_inv_done()). They are marked
  * ended: a later answer to one of them is a lie (iser_rx_invalidate()).
  *
+ * The response must name a task management function outstanding on this
+ * connection: libiscsi accepts no other, and a task tag that names a
+ * finished one (a free task, whose headers still hold that old request)
+ * must not end the commands the old function covered. Nor may the tag's
+ * task be handed out to a new function while the response waits for its
+ * LOCAL_INVs, so that the response the wait ends answers the function the
+ * commands were invalidated for: a running task stays allocated until
+ * libiscsi is given its response, or the connection fails, after which
+ * nothing is delivered.
+ *
  * Context: softirq, receive completion.
  * Return: true when delivery must wait for the LOCAL_INVs, or must not
- * happen at all (a failed post: the connection is failed).
+ * happen at all (a response that answers no function, a failed post: the
+ * connection is failed).
  */
 static bool iser_rx_tmf_invalidate(struct iser_conn *ic,
 				   struct iscsi_conn *conn,
@@ -386,13 +435,18 @@ static bool iser_rx_tmf_invalidate(struct iser_conn *ic,
 	struct ib_send_wr *first = NULL, *last = NULL, *wr;
 	struct iscsi_task *tmf, *task;
 	unsigned int i, n = 0;
+	bool stale = false;
 	struct iser_task *it;
 	int ret = 0;
 
 	spin_lock(&session->back_lock);
 	tmf = iscsi_itt_to_task(conn, iser_rx_bhs(desc)->itt);
-	if (!tmf || (tmf->hdr->opcode & ISCSI_OPCODE_MASK) != ISCSI_OP_SCSI_TMFUNC)
+	if (!tmf || tmf->state != ISCSI_TASK_RUNNING || tmf->sc ||
+	    tmf->conn != conn ||
+	    (tmf->hdr->opcode & ISCSI_OPCODE_MASK) != ISCSI_OP_SCSI_TMFUNC) {
+		stale = true;
 		goto out_unlock;
+	}
 	for (i = 0; i < session->cmds_max; i++) {
 		task = session->cmds[i];
 		it = task->dd_data;
@@ -421,6 +475,13 @@ static bool iser_rx_tmf_invalidate(struct iser_conn *ic,
 out_unlock:
 	spin_unlock(&session->back_lock);
 
+	if (unlikely(stale)) {
+		pr_err_ratelimited("%pISpc: task management response (itt 0x%x) names no task management function outstanding on the connection; failing the connection\n",
+				   &ic->cm_id->route.addr.dst_addr,
+				   be32_to_cpu((__force __be32)iser_rx_bhs(desc)->itt));
+		iser_conn_error(ic);
+		return true;
+	}
 	if (unlikely(ret)) {
 		pr_err_ratelimited("%pISpc: posting the invalidation of %u commands a task management function ended failed; failing the connection\n",
 				   &ic->cm_id->route.addr.dst_addr, n);

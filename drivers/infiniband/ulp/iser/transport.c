@@ -206,6 +206,47 @@ static void iser_unmap_tasks(struct iser_conn *ic,
 	}
 }
 
+/**
+ * iser_conn_drop_tasks() - take back what a session's tasks hold on a
+ *	connection's device before the device goes
+ * @ic: connection still bound once device removal stopped waiting for its
+ *      unbind; QP drained
+ *
+ * Device removal frees a connection's device resources after waiting for
+ * libiscsi to unbind it (device.c). If that wait ran out, tasks still hold
+ * an MR of the connection's pool and a DMA mapping of their data, every
+ * task's headers are mapped, and the pool, the PD and the device are about
+ * to be freed under them. Under the session's forward lock (the transmit
+ * path) and back lock (libiscsi's task cleanup, iser_data_release()),
+ * each task gives its MR back and its data is unmapped now, and
+ * ISER_CONN_F_HW_GONE tells the cleanup still to come that nothing is left
+ * on the device; then the headers and Data-Out descriptors are unmapped.
+ * The connection failed before the wait began, so nothing is transmitted
+ * on it any more.
+ *
+ * Context: process, @ic->state_mutex held.
+ */
+void iser_conn_drop_tasks(struct iser_conn *ic)
+{
+	struct iscsi_conn *conn = ic->iscsi_conn;
+	struct iscsi_session *session;
+	int i;
+
+	lockdep_assert_held(&ic->state_mutex);
+	if (!conn || !ic->queue.qp)
+		return;
+	session = conn->session;
+	spin_lock_bh(&session->frwd_lock);
+	spin_lock_bh(&session->back_lock);
+	for (i = 0; i < session->cmds_max; i++)
+		iser_data_release(ic, session->cmds[i]->dd_data);
+	set_bit(ISER_CONN_F_HW_GONE, &ic->flags);
+	spin_unlock_bh(&session->back_lock);
+	spin_unlock_bh(&session->frwd_lock);
+	iser_dout_free(ic, session);
+	iser_unmap_tasks(ic, session);
+}
+
 static void iser_host_set_src(struct Scsi_Host *shost,
 			      const struct sockaddr_storage *src)
 {
@@ -366,20 +407,31 @@ static int iser_conn_start(struct iscsi_cls_conn *cls_conn)
 		dlen = ic->rx_data_max;
 		conn->max_recv_dlength = dlen;
 	}
-	ret = iser_dout_alloc(ic, session);
-	if (ret)
-		goto out_unlock;
 	/*
-	 * One MR per task: only SCSI commands register memory, one MR each
-	 * (iser_data_map()), and libiscsi never has more than cmds_max tasks.
+	 * What a start allocates, it allocates once per connection: a start
+	 * that failed past this point (the ring's post, iscsi_conn_start())
+	 * keeps it, and a start of the same connection again must neither
+	 * leak the Data-Out descriptors nor add a second set of MRs to the
+	 * QP's pool. They are given back at unbind and with the QP.
 	 */
-	ret = rdi_mr_pool_init(ic->dev, ic->queue.qp,
-			       session->cmds_max, ic->sg_tablesize);
-	if (ret) {
-		iscsi_conn_printk(KERN_ERR, conn,
-				  "MR pool of %d creation failed: %d\n",
-				  session->cmds_max, ret);
-		goto err_free_dout;
+	if (!test_bit(ISER_CONN_F_STARTED, &ic->flags)) {
+		ret = iser_dout_alloc(ic, session);
+		if (ret)
+			goto out_unlock;
+		/*
+		 * One MR per task: only SCSI commands register memory, one MR
+		 * each (iser_data_map()), and libiscsi never has more than
+		 * cmds_max tasks.
+		 */
+		ret = rdi_mr_pool_init(ic->dev, ic->queue.qp,
+				       session->cmds_max, ic->sg_tablesize);
+		if (ret) {
+			iscsi_conn_printk(KERN_ERR, conn,
+					  "MR pool of %d creation failed: %d\n",
+					  session->cmds_max, ret);
+			goto err_free_dout;
+		}
+		set_bit(ISER_CONN_F_STARTED, &ic->flags);
 	}
 	/* posted with the final login request, unless none went through us */
 	ret = iser_rx_ring_post(ic);
@@ -412,7 +464,7 @@ static void iser_conn_unbind(struct iscsi_conn *conn)
 	if (!ic)
 		return;
 	mutex_lock(&ic->state_mutex);
-	/* after device removal the mappings went with the device */
+	/* after device removal, iser_conn_drop_tasks() unmapped them */
 	if (ic->queue.qp) {
 		iser_dout_free(ic, conn->session);
 		iser_unmap_tasks(ic, conn->session);

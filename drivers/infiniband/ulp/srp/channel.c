@@ -625,20 +625,24 @@ void srp_add_credits(struct srp_channel *ch, s32 delta, const char *iu)
 }
 
 /**
- * srp_post_send() - post an IU, preceded by registration work requests
+ * srp_post_send_regs() - post an IU, preceded by registration work requests
  * @ch:     channel
  * @iu:     send IU; @iu->sge[1..] may already describe immediate data, and
  *          @iu->cqe.done is its completion (srp_send_done() unless the
  *          user set another after taking it)
  * @len:    bytes of @iu->buf to send
  * @prefix: NULL or a NULL-terminated chain of REG_MR work requests
+ * @regs_posted: set when the post failed after some of @prefix went out:
+ *          the keys those registered are valid until invalidated
  *
- * Return: 0 or the error of ib_post_send().
+ * Return: 0 or the error of ib_post_send(); @iu is never posted then.
  */
-int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
-		  struct ib_send_wr *prefix)
+int srp_post_send_regs(struct srp_channel *ch, struct srp_iu *iu, u32 len,
+		       struct ib_send_wr *prefix, bool *regs_posted)
 {
+	const struct ib_send_wr *bad = NULL;
 	struct ib_send_wr wr = {}, *tail;
+	int ret;
 
 	iu->sge[0].addr = iu->buf.dma;
 	iu->sge[0].length = len;
@@ -652,12 +656,34 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 
 	ib_dma_sync_single_for_device(ch_ibdev(ch), iu->buf.dma, iu->buf.size,
 				      DMA_TO_DEVICE);
+	*regs_posted = false;
 	if (!prefix)
 		return ib_post_send(ch->queue.qp, &wr, NULL);
 	for (tail = prefix; tail->next; tail = tail->next)
 		;
 	tail->next = &wr;
-	return ib_post_send(ch->queue.qp, prefix, NULL);
+	ret = ib_post_send(ch->queue.qp, prefix, &bad);
+	/* the SEND is last: a failure means it did not go out */
+	if (ret)
+		*regs_posted = bad != prefix;
+	return ret;
+}
+
+/**
+ * srp_post_send() - post an IU with no registration in front
+ * @ch:  channel
+ * @iu:  send IU (see srp_post_send_regs())
+ * @len: bytes of @iu->buf to send
+ * @prefix: NULL, or registrations the caller does not need to track
+ *
+ * Return: 0 or the error of ib_post_send().
+ */
+int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
+		  struct ib_send_wr *prefix)
+{
+	bool regs_posted;
+
+	return srp_post_send_regs(ch, iu, len, prefix, &regs_posted);
 }
 
 /**

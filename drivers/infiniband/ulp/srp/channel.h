@@ -76,6 +76,8 @@ void srp_put_tx_iu(struct srp_channel *ch, struct srp_iu *iu);
 void srp_tx_iu_sent(struct srp_channel *ch, struct srp_iu *iu, bool ok);
 bool srp_answer_target(struct srp_channel *ch, struct srp_iu *rx, u8 op,
 		       u64 tag);
+int srp_post_send_regs(struct srp_channel *ch, struct srp_iu *iu, u32 len,
+		       struct ib_send_wr *prefix, bool *regs_posted);
 int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 		  struct ib_send_wr *prefix);
 bool srp_ch_mark_down(struct srp_channel *ch);

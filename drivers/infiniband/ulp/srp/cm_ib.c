@@ -135,9 +135,10 @@ static void srp_ib_cm_rep(struct srp_channel *ch, struct ib_cm_id *id,
 	struct ib_qp_attr attr = {};
 	int mask, ret;
 
-	srp_cm_login_reply(ch, ev->private_data, IB_CM_REP_PRIVATE_DATA_SIZE);
-	if (ch->status)
-		goto err_reject;
+	ret = srp_cm_login_reply(ch, ev->private_data,
+				 IB_CM_REP_PRIVATE_DATA_SIZE);
+	if (ret)
+		goto err_status;
 
 	attr.qp_state = IB_QPS_RTR;
 	ret = ib_cm_init_qp_attr(id, &attr, &mask);
@@ -157,11 +158,12 @@ static void srp_ib_cm_rep(struct srp_channel *ch, struct ib_cm_id *id,
 			WRITE_ONCE(ch->target->rc_give_up_ms,
 				   srp_rc_give_up_ms(attr.timeout,
 						     attr.retry_cnt));
+		/* the login is done: publish it (srp_cm_login_reply()) */
+		smp_store_release(&ch->status, 0);
 		return;
 	}
 err_status:
 	ch->status = ret;
-err_reject:
 	ib_send_cm_rej(id, IB_CM_REJ_CONSUMER_DEFINED, NULL, 0, NULL, 0);
 }
 

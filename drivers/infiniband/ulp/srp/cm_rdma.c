@@ -63,8 +63,10 @@ static void srp_rdma_cm_event(struct srp_channel *ch, struct rdma_cm_id *id,
 		ch->status = -ECONNRESET;
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		srp_cm_login_reply(ch, ev->param.conn.private_data,
-				   ev->param.conn.private_data_len);
+		/* publish the verdict: the waiter reads it with an acquire */
+		smp_store_release(&ch->status,
+				  srp_cm_login_reply(ch, ev->param.conn.private_data,
+						     ev->param.conn.private_data_len));
 		break;
 	case RDMA_CM_EVENT_REJECTED:
 		data = rdma_consumer_reject_data(id, ev, &len);

@@ -295,6 +295,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 	struct srp_cmd_params p = {};
 	struct ib_send_wr *reg_wrs;
 	struct srp_channel *ch;
+	bool regs_posted;
 	struct srp_iu *iu;
 	int len, result;
 
@@ -348,10 +349,21 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 
 	rdi_stat_add(&ch->stats, RDI_STAT_CMDS, 1);
 	trace_srp_cmd_submit(ch, scmnd, tag);
-	if (unlikely(srp_post_send(ch, iu, len, reg_wrs))) {
+	if (unlikely(srp_post_send_regs(ch, iu, len, reg_wrs, &regs_posted))) {
 		if (srp_claim_req(ch, req)) {
-			srp_unmap_data(ch, scmnd, req);
 			srp_put_tx_iu(ch, iu);
+			if (regs_posted) {
+				/*
+				 * Registrations went out without the command:
+				 * their keys are valid. It completes, to be
+				 * retried, once they are invalid or the QP is
+				 * in the error state (srp_complete_cmd()).
+				 */
+				set_host_byte(scmnd, DID_IMM_RETRY);
+				srp_complete_cmd(ch, scmnd);
+				return 0;
+			}
+			srp_unmap_data(ch, scmnd, req);
 			return SCSI_MLQUEUE_HOST_BUSY;
 		}
 	}

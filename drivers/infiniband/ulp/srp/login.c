@@ -171,14 +171,21 @@ static void srp_log_login_fault(struct srp_channel *ch,
  * @len:  its length
  *
  * Validates the SRP_LOGIN_RSP and checks that the channel can carry every
- * command the SCSI host was sized for; on failure @ch->status is -EPROTO
- * and the login fails without anything being allocated from the response.
- * A response after @ch->login_deadline fails the login with -ETIMEDOUT:
- * the login timed out then, whether or not its waiter has woken.
+ * command the SCSI host was sized for; on failure the login fails
+ * (-EPROTO) without anything being allocated from the response. A
+ * response after @ch->login_deadline fails the login with -ETIMEDOUT: the
+ * login timed out then, whether or not its waiter has woken.
+ *
+ * The result is the caller's to publish in @ch->status, with
+ * smp_store_release() once everything the login needs is done (for the IB
+ * CM, the QP in RTS and the RTU sent): a waiter whose wait timed out
+ * reads @ch->status without the completion's ordering, and adopts a
+ * success it sees (srp_ch_login_once()).
  *
  * Context: CM handler; the caller completes @ch->login_done.
+ * Return: 0, -EPROTO or -ETIMEDOUT.
  */
-void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len)
+int srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len)
 {
 	struct srp_login_result *rsp = &ch->login_rsp;
 	struct srp_target *target = ch->target;
@@ -194,16 +201,14 @@ void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len)
 		shost_printk(KERN_ERR, target->shost,
 			     "channel %u: login response %lld ms after the login timed out: refused\n",
 			     ch->idx, late_ms);
-		ch->status = -ETIMEDOUT;
-		return;
+		return -ETIMEDOUT;
 	}
 
 	if (srp_parse_login_rsp(data, len, rsp)) {
 		shost_printk(KERN_ERR, ch->target->shost,
 			     "channel %u: malformed SRP_LOGIN_RSP (%u bytes)\n",
 			     ch->idx, len);
-		ch->status = -EPROTO;
-		return;
+		return -EPROTO;
 	}
 	/* While sizing, a direct-only target resizes the host instead. */
 	fault = srp_check_login_rsp(rsp, target->cmd_sg_cnt,
@@ -211,10 +216,9 @@ void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len)
 				    ch->max_it_iu_len);
 	if (fault) {
 		srp_log_login_fault(ch, rsp, fault);
-		ch->status = -EPROTO;
-		return;
+		return -EPROTO;
 	}
-	ch->status = 0;
+	return 0;
 }
 
 /**
@@ -496,7 +500,8 @@ static int srp_ch_login_once(struct srp_channel *ch, bool multich,
 		shost_printk(KERN_ERR, target->shost,
 			     "channel %u: no answer to the login request within %u ms\n",
 			     ch->idx, jiffies_to_msecs(timeout));
-	ret = ch->status;
+	/* pairs with the CM handler's smp_store_release() of a success */
+	ret = smp_load_acquire(&ch->status);
 	if (ret)
 		goto err_release;
 

@@ -21,7 +21,7 @@ void srp_cm_id_free(struct srp_cm_id *cid);
 void srp_cm_ids_end(void);
 int srp_login_init(void);
 void srp_login_exit(void);
-void srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len);
+int srp_cm_login_reply(struct srp_channel *ch, const void *data, u8 len);
 void srp_cm_login_reject(struct srp_channel *ch, const void *data, u8 len);
 void srp_cm_disconnected(struct srp_channel *ch);
 
