@@ -94,38 +94,49 @@ depth_is() {
 	done
 }
 # inflight_at_most H N SECS: with 16 reads queued on host H's first LUN
-# (queue depth 4), its commands in flight reach N and never exceed it,
-# sampled with shell builtins from fio's start until SECS s after they
-# first reached N (at most 30 s for that). One LUN: the kernel counts each
-# disk's on its own, and a sum over two reads taken apart under TCG
-# overshoots (8 of 6 seen, boot 20261206-020311). The window is not fixed
-# after fio's start: on a loaded host fio's start under TCG takes seconds
-# (CI's run of d88f271 failed with a 2 s window opened 1 s after it; boot
-# 20261207-005914, beside two other guests: a window opened at the first
-# command in flight, 1.72 s after the start, then saw none for 2 s).
+# (queue depth 4) for SECS s, its commands in flight reach N and never
+# exceed it, counted from the SCSI midlayer's own trace events of host H
+# (scsi_dispatch_cmd_start, less _error and _done: what the driver holds).
+# Not /sys/block/*/inflight: the block layer walks the tags while requests
+# come and go, and under TCG it counted 3 with target_can_queue 2 (boot
+# 20261207-021257); a sum over two disks' reads overshot more (8 of 6,
+# boot 20261206-020311). Nor a window at a fixed time after fio's start:
+# on a loaded host fio needs seconds to get there (CI's run of d88f271).
 inflight_at_most() {
-	local d r w max=0 pid end t0 at=
+	local d e t=/sys/kernel/tracing
+	: > /tmp/lf-inflight
 	d=$(lab_host_disks $1 | head -1)
+	mountpoint -q $t || mount -t tracefs tracefs $t
 	udevadm settle
-	t0=$EPOCHREALTIME
+	echo 0 > $t/tracing_on
+	echo 8192 > $t/buffer_size_kb
+	echo > $t/trace
+	for e in start error done; do
+		echo "host_no == $1" > $t/events/scsi/scsi_dispatch_cmd_$e/filter
+		echo 1 > $t/events/scsi/scsi_dispatch_cmd_$e/enable
+	done
+	echo 1 > $t/tracing_on
 	fio --name=cq --filename=/dev/$d --direct=1 --ioengine=libaio \
 		--rw=randread --bs=4k --iodepth=16 --size=16m --time_based \
-		--runtime=$(($3 + 60)) --output-format=json --output=/tmp/cq-fio.json &
-	pid=$!
-	end=$((SECONDS + 30))
-	while [ $SECONDS -lt $end ]; do
-		read -r r w < /sys/block/$d/inflight
-		[ $((r + w)) -gt $max ] && max=$((r + w))
-		if [ -z "$at" ] && [ $max -ge $2 ]; then
-			at=$(awk -v a="$EPOCHREALTIME" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')
-			end=$((SECONDS + $3))
-		fi
+		--runtime=$3 --output-format=json --output=/tmp/cq-fio.json
+	echo 0 > $t/tracing_on
+	for e in start error done; do
+		echo 0 > $t/events/scsi/scsi_dispatch_cmd_$e/enable
+		echo 0 > $t/events/scsi/scsi_dispatch_cmd_$e/filter
 	done
-	kill $pid
-	wait $pid
-	echo "$d: at most $max commands in flight at once (target_can_queue $2; reached ${at:-never}${at:+ s after the start of fio})" |
+	awk '/ scsi_dispatch_cmd_start: / { n++; s++ }
+	     / scsi_dispatch_cmd_(error|done): / { n-- }
+	     n > max { max = n }
+	     END { printf "%d %d\n", max, s }' $t/trace > /tmp/lf-inflight.n
+	read -r max n < /tmp/lf-inflight.n
+	# a lost event would make the count wrong: none may be
+	if grep -q "^overrun: [1-9]" $t/per_cpu/cpu*/stats; then
+		echo "the trace lost events: $(grep -h '^overrun' $t/per_cpu/cpu*/stats | tr '\n' ' ')"
+		return 1
+	fi
+	echo "$d: at most $max of its $n commands in flight at once (target_can_queue $2; SCSI trace events)" |
 		tee /tmp/lf-inflight
-	[ $max -eq $2 ]
+	[ "$n" -gt 0 ] && [ "$max" -eq $2 ]
 }
 h=$(lab_srp_login 0 "max_cmd_per_lun=4,target_can_queue=2") &&
 	pass "login with max_cmd_per_lun=4,target_can_queue=2" ||
