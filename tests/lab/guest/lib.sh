@@ -783,9 +783,14 @@ _lab_io_bound_ok() {
 	return 1
 }
 
-# _lab_fio_judge JSON WHAT [VAR]: the longest I/O of a fio JSON report is
-# within LAB_IO_BOUND (or the bound in variable VAR).
-_lab_fio_judge() {
+# lab_fio_bound JSON WHAT [VAR]: fio's longest I/O in its JSON report
+# (--output-format=json --output=JSON; every job, reads and writes,
+# submission to completion) is within LAB_IO_BOUND, or within the bound
+# in variable VAR, which a scenario that slows its I/O on purpose states
+# next to its fio, with its reason (settable through LAB_ENV, so that the
+# check can be seen failing). The data helpers judge their fio with it
+# too; every measurement goes to $LAB_OUT/io-lat.
+lab_fio_bound() {
 	local lat
 	# From its first "{": fio may put notes of its own before the JSON.
 	lat=$(sed -n '/^{/,$p' "$1" | jq -r '[.jobs[] | .read.lat_ns.max, .write.lat_ns.max] | max' 2>/dev/null |
@@ -793,21 +798,8 @@ _lab_fio_judge() {
 	_lab_io_bound_ok "$lat" "$2: longest I/O" "${3:-LAB_IO_BOUND}"
 }
 
-# lab_fio_bound JSON WHAT [VAR]: for a scenario that runs fio itself
-# (--output-format=json --output=JSON): fio's longest I/O (every job, reads
-# and writes, submission to completion) is within LAB_IO_BOUND, or within
-# the bound in variable VAR, which a scenario that slows its I/O on purpose
-# states next to its fio, with its reason (settable through LAB_ENV, so
-# that the check can be seen failing). Prints the time.
-lab_fio_bound() {
-	local v=${3:-LAB_IO_BOUND}
-	echo "$2: longest I/O $(sed -n '/^{/,$p' "$1" |
-		jq -r '[.jobs[] | .read.lat_ns.max, .write.lat_ns.max] | max / 1e9' 2>/dev/null) s, bound ${!v} s ($v)"
-	_lab_fio_judge "$1" "$2" "$v"
-}
-
 # _lab_fio DEV NAME [fio args]: fio on DEV with a JSON report, judged by
-# _lab_fio_judge; fio's own status first.
+# lab_fio_bound; fio's own status first.
 _lab_fio() {
 	local dev=$1 name=$2 out rc
 	shift 2
@@ -817,7 +809,7 @@ _lab_fio() {
 	if [ $rc -ne 0 ]; then
 		echo "fio $name on $dev: exit $rc"
 	else
-		_lab_fio_judge "$out" "fio $name on $dev"
+		lab_fio_bound "$out" "fio $name on $dev"
 		rc=$?
 	fi
 	rm -f "$out"
@@ -937,7 +929,7 @@ lab_fio_verify_for() {
 		--output-format=json --output="$3"
 	rc=$?
 	[ $rc -eq 0 ] || { echo "fio verify on /dev/${1#/dev/}: exit $rc"; return $rc; }
-	_lab_fio_judge "$3" "fio verify on /dev/${1#/dev/}"
+	lab_fio_bound "$3" "fio verify on /dev/${1#/dev/}"
 }
 
 # lab_fio_loop_start DEV OUT: verified fio jobs on DEV (lab_fio_verify's,
