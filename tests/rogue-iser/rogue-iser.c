@@ -79,7 +79,6 @@
 #define ITT_INDEX	0x1fff
 #define POOL_MAX	(ITT_INDEX + 1)
 #define OVF_FORESEEN	512	/* allocations foreseen in a row before the stall */
-#define OVF_ROUND_MS	400	/* between two rounds of answers */
 #define OVF_ROUNDS	1000	/* rounds before giving up */
 
 /* iSER header flags, CM private data flags (RFC 7145) */
@@ -183,6 +182,7 @@ struct iconn {
 	int		pool_started, pool_wrapped;
 	unsigned int	foreseen;	/* allocations foreseen in a row */
 	unsigned int	rounds, unseen;	/* rounds of answers, commands answered */
+	int		dry_said;	/* its receive queue ran empty */
 	/*
 	 * datain-status: the order check (enum order), the ExpStatSN the
 	 * initiator must acknowledge at least once it has read the Async
@@ -231,6 +231,7 @@ static int lie_op = 0xc0;
 static int lies_left = 1;
 static int stall_secs = 5;
 static unsigned int ovf_depth = 32;
+static unsigned int ovf_round_ms = 400;	/* between two rounds of answers */
 static int ovf_done;
 static volatile sig_atomic_t probe_req;	/* 1: SIGUSR1, 2: SIGUSR2 */
 /*
@@ -1037,11 +1038,11 @@ static void on_recv(struct conn *c, const uint8_t *pdu, uint32_t len)
 /* ---- the receive queue and the stall of datain-status ---- */
 
 /*
- * datain-status: the receive that left the queue empty. The initiator's
- * SEND it took completes about now, and the next one finds no receive:
- * from here its send queue completes nothing. Also into the kernel log
- * (when /dev/kmsg can be written), so that the initiator's reaction can
- * be timed on the same clock.
+ * The receive that left the queue empty (datain-status, sq-overflow). The
+ * initiator's SEND it took completes about now, and the next one finds no
+ * receive: from here its send queue completes nothing. Also into the
+ * kernel log (when /dev/kmsg can be written), so that the initiator's
+ * reaction can be timed on the same clock.
  */
 static void say_dry(struct conn *c)
 {
@@ -1197,6 +1198,9 @@ static void stall_tick(struct conn *c)
 		/* as RUN_DRY; our answers meanwhile are the usual ones */
 		if (c->rx_posted) {
 			ic->stall_t = now;
+		} else if (!ic->dry_said) {
+			ic->dry_said = 1;
+			say_dry(c);
 		} else if (now - ic->stall_t >= 500) {
 			say("OVERFLOW conn=%d receive queue empty: answering %u commands at a time unseen",
 			    c->n, ovf_depth);
@@ -1204,7 +1208,7 @@ static void stall_tick(struct conn *c)
 		}
 		break;
 	case STALL_OVF_ROUNDS:
-		if (now - ic->stall_t >= OVF_ROUND_MS) {
+		if (now - ic->stall_t >= ovf_round_ms) {
 			ic->stall_t = now;
 			ovf_round(c);
 		}
@@ -1355,7 +1359,7 @@ static void usage(void)
 	unsigned int i;
 
 	fprintf(stderr,
-		"usage: rogue-iser [-a ADDR] [-p PORT] [-o OPCODE|any] [-n COUNT] [-s SECS] [-q DEPTH] MODE\n"
+		"usage: rogue-iser [-a ADDR] [-p PORT] [-o OPCODE|any] [-n COUNT] [-s SECS] [-q DEPTH] [-r MS] MODE\n"
 		"  -a ADDR    listen address (default 0.0.0.0)\n"
 		"  -p PORT    RDMA/CM port (default 3261)\n"
 		"  -o OPCODE  CDB opcode whose answer lies (default 0xc0; any: every one)\n"
@@ -1364,6 +1368,7 @@ static void usage(void)
 		"             queue empty this long (default 5)\n"
 		"  -q DEPTH   sq-overflow: commands the initiator keeps posted at once\n"
 		"             (default 32)\n"
+		"  -r MS      sq-overflow: between two rounds of answers (default 400)\n"
 		"SIGUSR1: the stale-rkey probe, an RDMA WRITE to the read buffer of the\n"
 		"         last command lied about on each connection\n"
 		"SIGUSR2: the probe of the last command lied about, over its own\n"
@@ -1388,7 +1393,7 @@ int main(int argc, char **argv)
 	char what[128];
 	unsigned int i;
 
-	while ((opt = getopt(argc, argv, "a:p:o:n:s:q:h")) != -1) {
+	while ((opt = getopt(argc, argv, "a:p:o:n:s:q:r:h")) != -1) {
 		switch (opt) {
 		case 'a':
 			addr = optarg;
@@ -1409,6 +1414,11 @@ int main(int argc, char **argv)
 		case 'q':
 			ovf_depth = strtoul(optarg, NULL, 0);
 			if (!ovf_depth || ovf_depth > POOL_MAX)
+				usage();
+			break;
+		case 'r':
+			ovf_round_ms = strtoul(optarg, NULL, 0);
+			if (!ovf_round_ms)
 				usage();
 			break;
 		default:

@@ -292,7 +292,10 @@ fail() {
 skip() { _lab_result SKIP "$1 ($2)"; }
 
 # check NAME CMD...: run CMD, record PASS if it exits 0, else FAIL with its
-# last lines of output.
+# last lines of output: 15 on the console, the last 8 (cut to 300
+# characters) also in the results as LAB-WHY lines, which tests/lab/run
+# prints under the FAIL and tests/run-all's summary repeats (CI shows only
+# part of a long log, and the summary whole).
 check() {
 	local name=$1 out rc
 	shift
@@ -303,6 +306,8 @@ check() {
 	else
 		fail "$name" "exit $rc"
 		echo "$out" | tail -15 | sed 's/^/    /'
+		echo "$out" | tail -8 | cut -c1-300 | sed 's/^/LAB-WHY /' \
+			>> "${LAB_OUT:-/tmp}/results"
 	fi
 	return $rc
 }
