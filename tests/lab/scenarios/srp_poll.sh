@@ -138,6 +138,7 @@ lab_log_mark
 poll_fio $d 5 /tmp/poll-fail.out --cpus_allowed=0 &
 fpid=$!
 sleep 1
+echo 1 > /sys/kernel/debug/ib_srp/host$h/ch0
 echo $pq > /sys/kernel/debug/ib_srp/host$h/fail_channel
 check "polled channel $pq failed alone, the others carry on" \
 	lab_wait 10 lab_log_has "channel $pq down; channel 0 and the others carry on"
@@ -149,6 +150,12 @@ check "hipri fio verify through the polled channel's failure (rc=$rc)" test $rc 
 [ $rc -eq 0 ] || tail -20 /tmp/poll-fail.out
 check "hipri fio through the polled channel's failure: longest I/O within the bound" \
 	lab_fio_bound /tmp/poll-fail.out "hipri fio through a polled channel's failure"
+# Nothing but fio's polled commands runs on $d, so the interrupt-driven
+# channel 0 must carry none (its counters reset at the failure).
+c0=$(poll_ch_stat $h 0 cmds)
+lab_note "commands on channel 0 while channel $pq was down and after: ${c0:-?}"
+check "the interrupt-driven channel 0 carried none of the polled commands (${c0:-?})" \
+	test "${c0:-1}" -eq 0
 check "no polled command completed in interrupt context (no WARNING, no bio_put splat)" \
 	lab_log_lacks "WARNING:|bio_put"
 check "rport stayed running" grep -qx running $r/state
