@@ -134,11 +134,16 @@ for q in 1 2; do
 done
 check "CPU 0 maps to a polled hardware queue (${pq:-none})" test -n "$pq"
 pq=${pq:-1}
+oq=$((3 - pq))
+t=/sys/kernel/tracing
+echo 0 > $t/tracing_on
+echo > $t/trace
+echo 1 > $t/events/ib_srp/srp_cmd_submit/enable
+echo 1 > $t/tracing_on
 lab_log_mark
 poll_fio $d 5 /tmp/poll-fail.out --cpus_allowed=0 &
 fpid=$!
 sleep 1
-echo 1 > /sys/kernel/debug/ib_srp/host$h/ch0
 echo $pq > /sys/kernel/debug/ib_srp/host$h/fail_channel
 check "polled channel $pq failed alone, the others carry on" \
 	lab_wait 10 lab_log_has "channel $pq down; channel 0 and the others carry on"
@@ -150,12 +155,19 @@ check "hipri fio verify through the polled channel's failure (rc=$rc)" test $rc 
 [ $rc -eq 0 ] || tail -20 /tmp/poll-fail.out
 check "hipri fio through the polled channel's failure: longest I/O within the bound" \
 	lab_fio_bound /tmp/poll-fail.out "hipri fio through a polled channel's failure"
-# Nothing but fio's polled commands runs on $d, so the interrupt-driven
-# channel 0 must carry none (its counters reset at the failure).
-c0=$(poll_ch_stat $h 0 cmds)
-lab_note "commands on channel 0 while channel $pq was down and after: ${c0:-?}"
-check "the interrupt-driven channel 0 carried none of the polled commands (${c0:-?})" \
-	test "${c0:-1}" -eq 0
+# Which channel carried the commands of hardware queue $pq: the unique tag
+# of each submission (srp_cmd_submit) names its queue in its upper 16 bits.
+echo 0 > $t/events/ib_srp/srp_cmd_submit/enable
+grep -E " host$h ch[0-9]+ tag=0x$pq[0-9a-f]{4} " $t/trace |
+	sed -E 's/.* (ch[0-9]+) tag=.* (op=0x[0-9a-f]+) .*/\1 \2/' | sort | uniq -c > /tmp/poll-fail.chs
+lab_note "commands of polled queue $pq by channel and opcode: $(tr -s ' \n' ' ' < /tmp/poll-fail.chs)"
+lab_note "every command on channel 0, by opcode: $(grep " host$h ch0 tag=" $t/trace |
+	sed -E 's/.* (op=0x[0-9a-f]+) .*/\1/' | sort | uniq -c | tr -s ' \n' ' ')"
+on_ch() { awk -v c="ch$1" '$2 == c { n += $1 } END { print n + 0 }' /tmp/poll-fail.chs; }
+check "polled queue $pq's commands borrowed polled channel $oq ($(on_ch $oq))" \
+	test "$(on_ch $oq)" -gt 0
+check "the interrupt-driven channel 0 carried none of polled queue $pq's commands ($(on_ch 0))" \
+	test "$(on_ch 0)" -eq 0
 check "no polled command completed in interrupt context (no WARNING, no bio_put splat)" \
 	lab_log_lacks "WARNING:|bio_put"
 check "rport stayed running" grep -qx running $r/state
