@@ -135,13 +135,15 @@ done
 check "CPU 0 maps to a polled hardware queue (${pq:-none})" test -n "$pq"
 pq=${pq:-1}
 oq=$((3 - pq))
+# Each submission of a command of queue $pq on another channel: the unique
+# tag names the hardware queue in its upper 16 bits (srp_cmd_submit).
 t=/sys/kernel/tracing
-echo 0 > $t/tracing_on
+e=$t/events/ib_srp/srp_cmd_submit
 echo > $t/trace
-echo 1 > $t/events/ib_srp/srp_cmd_submit/enable
-echo 1 > $t/tracing_on
+echo "host_no == $h && ch != $pq && tag >= $((pq << 16)) && tag < $(((pq + 1) << 16))" > $e/filter
+echo 1 > $e/enable
 lab_log_mark
-poll_fio $d 5 /tmp/poll-fail.out --cpus_allowed=0 &
+poll_fio $d 3 /tmp/poll-fail.out --cpus_allowed=0 &
 fpid=$!
 sleep 1
 echo $pq > /sys/kernel/debug/ib_srp/host$h/fail_channel
@@ -155,15 +157,12 @@ check "hipri fio verify through the polled channel's failure (rc=$rc)" test $rc 
 [ $rc -eq 0 ] || tail -20 /tmp/poll-fail.out
 check "hipri fio through the polled channel's failure: longest I/O within the bound" \
 	lab_fio_bound /tmp/poll-fail.out "hipri fio through a polled channel's failure"
-# Which channel carried the commands of hardware queue $pq: the unique tag
-# of each submission (srp_cmd_submit) names its queue in its upper 16 bits.
-echo 0 > $t/events/ib_srp/srp_cmd_submit/enable
-grep -E " host$h ch[0-9]+ tag=0x$pq[0-9a-f]{4} " $t/trace |
-	sed -E 's/.* (ch[0-9]+) tag=.* (op=0x[0-9a-f]+) .*/\1 \2/' | sort | uniq -c > /tmp/poll-fail.chs
-lab_note "commands of polled queue $pq by channel and opcode: $(tr -s ' \n' ' ' < /tmp/poll-fail.chs)"
-lab_note "every command on channel 0, by opcode: $(grep " host$h ch0 tag=" $t/trace |
-	sed -E 's/.* (op=0x[0-9a-f]+) .*/\1/' | sort | uniq -c | tr -s ' \n' ' ')"
-on_ch() { awk -v c="ch$1" '$2 == c { n += $1 } END { print n + 0 }' /tmp/poll-fail.chs; }
+echo 0 > $e/enable
+echo 0 > $e/filter
+awk '/ srp_cmd_submit: / { n[$(NF - 3)]++ }
+	END { for (c in n) print c, n[c] }' $t/trace > /tmp/poll-fail.chs
+lab_note "commands of polled queue $pq on other channels: $(tr '\n' ' ' < /tmp/poll-fail.chs)"
+on_ch() { awk -v c="ch$1" '$1 == c { print $2; f = 1 } END { if (!f) print 0 }' /tmp/poll-fail.chs; }
 check "polled queue $pq's commands borrowed polled channel $oq ($(on_ch $oq))" \
 	test "$(on_ch $oq)" -gt 0
 check "the interrupt-driven channel 0 carried none of polled queue $pq's commands ($(on_ch 0))" \
