@@ -66,6 +66,11 @@ poll_chs() {
 	[ "$(poll_ch_stat $1 0 $2)$(poll_ch_stat $1 1 $2)$(poll_ch_stat $1 2 $2)" = "$3" ]
 }
 
+# poll_ch_busy HOST CH N: channel CH sent at least N commands.
+poll_ch_busy() {
+	[ "$(poll_ch_stat $1 $2 cmds)" -ge "$3" ]
+}
+
 # poll_probes HOST CH N: channel CH sent at least N keep-alive probes.
 poll_probes() {
 	[ "$(poll_ch_stat $1 $2 keepalive_probes)" -ge "$3" ]
@@ -126,8 +131,8 @@ check "the hipri commands completed on the polled channels ($((done1 - done0)) o
 
 # --- 3. one polled channel fails under polled I/O ------------------------
 # fio on CPU 0 submits on the polled hardware queue that CPU 0 maps to;
-# that queue's channel is failed 1 s in, is torn down and logs in again
-# alone while fio keeps submitting on its queue.
+# that queue's channel is failed once fio's commands flow on it, is torn
+# down and logs in again alone while fio keeps submitting on its queue.
 pq=
 for q in 1 2; do
 	tr -d ' ' < /sys/block/$d/mq/$q/cpu_list | tr ',' '\n' | grep -qx 0 && pq=$q
@@ -143,9 +148,13 @@ echo > $t/trace
 echo "host_no == $h && ch != $pq && tag >= $((pq << 16)) && tag < $(((pq + 1) << 16))" > $e/filter
 echo 1 > $e/enable
 lab_log_mark
+n=$(poll_ch_stat $h $pq cmds)
 poll_fio $d 3 /tmp/poll-fail.out --cpus_allowed=0 &
 fpid=$!
-sleep 1
+# fio's start takes a while here: fail the channel once fio's commands flow
+# on it, so that they keep coming while it is down (about 0.8 s).
+check "hipri fio's commands flow on polled channel $pq" \
+	lab_wait 20 poll_ch_busy $h $pq $((n + 200))
 echo $pq > /sys/kernel/debug/ib_srp/host$h/fail_channel
 check "polled channel $pq failed alone, the others carry on" \
 	lab_wait 10 lab_log_has "channel $pq down; channel 0 and the others carry on"
