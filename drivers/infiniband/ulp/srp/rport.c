@@ -279,34 +279,23 @@ static void srp_schedule_ch_retry(struct srp_target *target)
 }
 
 /*
- * How long a reconnect attempt waits for each login. While the rport is
- * running (a host reset) that is SRP_LOGIN_TIMEOUT_MS. While it is in
- * trouble the path was found dead, and two things bound the attempt:
- *
- * - The transport's fast_io_fail and dev_loss timers need the rport mutex
- *   that the attempt holds, so it gives up by the time the next of them
- *   is due (a second at least).
- * - A login request lost in the fabric is only sent again by the CM (for
- *   RDMA/CM 4.1 s and more after it) or by the next attempt, and the next
- *   attempt comes reconnect_delay after this one gave up. An attempt that
- *   waited SRP_LOGIN_TIMEOUT_MS put its requests up to that far apart, so
- *   a path back a few seconds before dev_loss_tmo could be removed before
- *   any request reached it. Each login of the attempt, route to keep-alive
- *   probe, therefore ends after SRP_RECONNECT_LOGIN_MS, well above what a
- *   live path takes and below the CM's first resend: the attempts, each
- *   with a new request, follow every reconnect_delay + that.
+ * How long a reconnect attempt waits for each login answer. The transport's
+ * fast_io_fail and dev_loss timers need the rport mutex that the attempt
+ * holds, so a login waiting SRP_LOGIN_TIMEOUT_MS on a silent path would hold
+ * failing fast, or removing the port, back by as much. While the rport is in
+ * trouble, an attempt therefore gives up by the time the next of those
+ * timers is due, after a second at least.
  */
 static unsigned long srp_reconnect_login_timeout(struct srp_target *target)
 {
 	unsigned long full = msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS);
 	struct srp_rport *rport = target->rport;
 	struct srp_tmo_watch *w = &target->tmo;
-	unsigned long left, now = jiffies;
+	unsigned long left = full, now = jiffies;
 
 	lockdep_assert_held(&rport->mutex);
 	if (!w->active || !srp_rport_in_trouble(rport))
 		return full;
-	left = msecs_to_jiffies(SRP_RECONNECT_LOGIN_MS);
 	if (rport->state == SRP_RPORT_BLOCKED && w->fast_io_fail_tmo >= 0)
 		left = min(left, srp_tmo_left(w->since, w->fast_io_fail_tmo, now));
 	if (w->dev_loss_tmo >= 0)

@@ -49,8 +49,6 @@ enum {
 	SRP_RSP_SQ_SIZE		= 1,	/* IU for CRED/AER responses (channel.c) */
 	SRP_MAX_IMM_SGE		= 2,
 	SRP_LOGIN_TIMEOUT_MS	= 20000,
-	/* a reconnect's login on a path found dead (rport.c) */
-	SRP_RECONNECT_LOGIN_MS	= 2000,
 	SRP_TMF_TIMEOUT_MS	= 5000,
 };
 
