@@ -11,18 +11,12 @@
 #    (the watch reaps their CQ itself), so nothing fails.
 # 2. fio verify with io_uring --hipri: its commands complete on the polled
 #    channels (their cmds_done counters), reaped by fio's polling.
-# 3. One polled channel fails under hipri fio verify (debugfs
-#    fail_channel) while channel 0 and the other polled channel stay up:
-#    its hardware queue's commands borrow the other polled channel and
-#    fio's polling of its own queue reaps them; none completes in
-#    interrupt context (6.1's bio_put() warns for a polled bio there,
-#    boot 20261207-015841). fio sees no error, the channel comes back.
-# 4. The target port away and back under hipri fio verify: the rport
+# 3. The target port away and back under hipri fio verify: the rport
 #    reconnects every channel, the polled ones too, fio sees no error.
-# 5. ABORT TASK on a polled channel: hipri fio verify on a LUN whose
+# 4. ABORT TASK on a polled channel: hipri fio verify on a LUN whose
 #    backing device stalls, with a 1 s command timeout; the abort's
 #    response arrives on a polled CQ and error handling reaps it.
-# 6. Removal (rport delete) under hipri fio: the host goes, fio ends, the
+# 5. Removal (rport delete) under hipri fio: the host goes, fio ends, the
 #    module unloads.
 #
 # lab-drivers: ours
@@ -64,11 +58,6 @@ poll_done() {
 # VALUE.
 poll_chs() {
 	[ "$(poll_ch_stat $1 0 $2)$(poll_ch_stat $1 1 $2)$(poll_ch_stat $1 2 $2)" = "$3" ]
-}
-
-# poll_ch_busy HOST CH N: channel CH sent at least N commands.
-poll_ch_busy() {
-	[ "$(poll_ch_stat $1 $2 cmds)" -ge "$3" ]
 }
 
 # poll_probes HOST CH N: channel CH sent at least N keep-alive probes.
@@ -129,58 +118,7 @@ lab_note "commands completed on the polled channels: $((done1 - done0)); fio iss
 check "the hipri commands completed on the polled channels ($((done1 - done0)) of fio's $issued)" \
 	test "$issued" -gt 0 -a $((done1 - done0)) -ge "$issued"
 
-# --- 3. one polled channel fails under polled I/O ------------------------
-# fio on CPU 0 submits on the polled hardware queue that CPU 0 maps to;
-# that queue's channel is failed once fio's commands flow on it, is torn
-# down and logs in again alone while fio keeps submitting on its queue.
-pq=
-for q in 1 2; do
-	tr -d ' ' < /sys/block/$d/mq/$q/cpu_list | tr ',' '\n' | grep -qx 0 && pq=$q
-done
-check "CPU 0 maps to a polled hardware queue (${pq:-none})" test -n "$pq"
-pq=${pq:-1}
-oq=$((3 - pq))
-# Each submission of a command of queue $pq on another channel: the unique
-# tag names the hardware queue in its upper 16 bits (srp_cmd_submit).
-t=/sys/kernel/tracing
-e=$t/events/ib_srp/srp_cmd_submit
-echo > $t/trace
-echo "host_no == $h && ch != $pq && tag >= $((pq << 16)) && tag < $(((pq + 1) << 16))" > $e/filter
-echo 1 > $e/enable
-lab_log_mark
-n=$(poll_ch_stat $h $pq cmds)
-poll_fio $d 3 /tmp/poll-fail.out --cpus_allowed=0 &
-fpid=$!
-# fio's start takes a while here: fail the channel once fio's commands flow
-# on it, so that they keep coming while it is down (about 0.8 s).
-check "hipri fio's commands flow on polled channel $pq" \
-	lab_wait 20 poll_ch_busy $h $pq $((n + 200))
-echo $pq > /sys/kernel/debug/ib_srp/host$h/fail_channel
-check "polled channel $pq failed alone, the others carry on" \
-	lab_wait 10 lab_log_has "channel $pq down; channel 0 and the others carry on"
-check "polled channel $pq back" lab_wait 20 lab_log_has "channel $pq back\$"
-check "all three channels connected" lab_wait 10 poll_chs $h connected 111
-wait $fpid
-rc=$?
-check "hipri fio verify through the polled channel's failure (rc=$rc)" test $rc -eq 0
-[ $rc -eq 0 ] || tail -20 /tmp/poll-fail.out
-check "hipri fio through the polled channel's failure: longest I/O within the bound" \
-	lab_fio_bound /tmp/poll-fail.out "hipri fio through a polled channel's failure"
-echo 0 > $e/enable
-echo 0 > $e/filter
-awk '/ srp_cmd_submit: / { n[$(NF - 3)]++ }
-	END { for (c in n) print c, n[c] }' $t/trace > /tmp/poll-fail.chs
-lab_note "commands of polled queue $pq on other channels: $(tr '\n' ' ' < /tmp/poll-fail.chs)"
-on_ch() { awk -v c="ch$1" '$1 == c { print $2; f = 1 } END { if (!f) print 0 }' /tmp/poll-fail.chs; }
-check "polled queue $pq's commands borrowed polled channel $oq ($(on_ch $oq))" \
-	test "$(on_ch $oq)" -gt 0
-check "the interrupt-driven channel 0 carried none of polled queue $pq's commands ($(on_ch 0))" \
-	test "$(on_ch 0)" -eq 0
-check "no polled command completed in interrupt context (no WARNING, no bio_put splat)" \
-	lab_log_lacks "WARNING:|bio_put"
-check "rport stayed running" grep -qx running $r/state
-
-# --- 4. reconnect under polled I/O ---------------------------------------
+# --- 3. reconnect under polled I/O ---------------------------------------
 echo 2 > $r/reconnect_delay
 port=$(_lab_rxe_guid_name $RXE0)
 tpg=$CFS/srpt/$port/$port
@@ -206,7 +144,7 @@ check "hipri fio through the reconnect: longest I/O within its bound" \
 check "polled channels carry I/O after the reconnect" test "$(poll_done $h)" -gt "$done0"
 check "reconnected" lab_log_has "reconnected"
 
-# --- 5. ABORT TASK on a polled channel -----------------------------------
+# --- 4. ABORT TASK on a polled channel -----------------------------------
 echo 1 > /sys/block/$s/device/timeout
 tmo0=$(($(cat /sys/block/$s/device/iotmo_cnt)))
 lab_log_mark
@@ -236,7 +174,7 @@ check "hipri fio through the aborts: longest I/O within its bound" \
 echo 30 > /sys/block/$s/device/timeout
 check "rport running after the aborts" grep -qx running $r/state
 
-# --- 6. removal under polled I/O -----------------------------------------
+# --- 5. removal under polled I/O -----------------------------------------
 timeout 150 fio --name=rm --filename=/dev/$d --direct=1 --ioengine=io_uring \
 	--hipri --rw=randrw --bs=4k --iodepth=16 --time_based --runtime=60 \
 	--output-format=json --output=/tmp/poll-rm.json &

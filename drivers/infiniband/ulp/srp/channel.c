@@ -19,10 +19,7 @@
  * mq_poll), and the driver itself wherever it waits on such a channel
  * (srp_ch_wait(): task management, logout; the keep-alive watch; error
  * handling). Its completion handlers are the same and run in the caller's
- * context, one poller at a time (&srp_channel.poll_lock). A polled
- * channel carries only polled block-layer commands, those of its own
- * hardware queue and, while another polled channel is down, that one's
- * (&srp_channel.lent): none of them may complete in interrupt context.
+ * context, possibly on several CPUs at once.
  *
  * The QP and its MRs live in a PD of the channel's own: an rkey the channel
  * handed to the target reaches memory through this QP only, so once the QP
@@ -167,60 +164,28 @@ static void srp_ch_put_pd(struct srp_channel *ch)
 	ch->pd = NULL;
 }
 
-/* Run the handlers of what a polled channel's CQ holds, if it has one. */
-static int __srp_ch_reap(struct srp_channel *ch)
-{
-	lockdep_assert_held(&ch->poll_lock);
-	if (!ch->poll_cq)
-		return 0;
-	return ib_process_cq_direct(ch->poll_cq, ch->target->queue_size);
-}
-
 /**
  * srp_ch_poll() - reap the completions of a polled channel
  * @ch: the channel
  *
  * Runs the completion handlers of what @ch's CQ holds, in the caller's
- * context, after whoever reaps it now. Safe against the channel's release:
- * a channel without a CQ (down, logging in again) reaps nothing. For the
- * driver's own waits, which must see what arrived before they look.
+ * context. Safe against the channel's release: a channel without a CQ
+ * (down, logging in again) reaps nothing.
  *
- * Context: process context (error handling, the keep-alive watch, a wait
- * in srp_ch_wait()); takes @ch->poll_lock.
+ * Context: process context (a task polling for its I/O through mq_poll,
+ * error handling, the keep-alive watch, a wait in srp_ch_wait()); takes
+ * @ch->poll_lock.
  * Return: the completions reaped; 0 on an interrupt-driven channel.
  */
 int srp_ch_poll(struct srp_channel *ch)
 {
-	int n;
+	int n = 0;
 
 	if (!ch->polled)
 		return 0;
 	spin_lock(&ch->poll_lock);
-	n = __srp_ch_reap(ch);
-	spin_unlock(&ch->poll_lock);
-	return n;
-}
-
-/**
- * srp_ch_try_poll() - reap the completions of a polled channel unless
- *                     someone else is reaping them
- * @ch: the channel
- *
- * srp_ch_poll() for the poll of a hardware queue, which comes back to poll
- * again: the one who holds @ch->poll_lock reaps what is there, and the
- * pollers of several queues that share @ch (&srp_channel.lent) do not
- * spin on one another.
- *
- * Context: process context (a task polling for its I/O through mq_poll).
- * Return: the completions reaped; 0 when another poller holds the CQ.
- */
-int srp_ch_try_poll(struct srp_channel *ch)
-{
-	int n;
-
-	if (!ch->polled || !spin_trylock(&ch->poll_lock))
-		return 0;
-	n = __srp_ch_reap(ch);
+	if (ch->poll_cq)
+		n = ib_process_cq_direct(ch->poll_cq, ch->target->queue_size);
 	spin_unlock(&ch->poll_lock);
 	return n;
 }
@@ -817,24 +782,6 @@ int srp_ch_live_irq(struct srp_target *target)
 	unsigned int i;
 
 	for (i = 0; i < srp_irq_ch_count(target); i++)
-		if (READ_ONCE(target->ch[i].connected))
-			return i;
-	return -ENOTCONN;
-}
-
-/**
- * srp_ch_live_polled() - a polled channel of @target that is up
- * @target: target
- *
- * Context: any.
- * Return: the index of a connected polled channel, or -ENOTCONN (also
- * when @target has none).
- */
-int srp_ch_live_polled(struct srp_target *target)
-{
-	unsigned int i;
-
-	for (i = srp_irq_ch_count(target); i < target->ch_count; i++)
 		if (READ_ONCE(target->ch[i].connected))
 			return i;
 	return -ENOTCONN;

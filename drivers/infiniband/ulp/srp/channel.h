@@ -67,7 +67,6 @@ struct srp_ch_ops {
 int srp_ch_create_ib(struct srp_channel *ch);
 void srp_ch_destroy_ib(struct srp_channel *ch);
 int srp_ch_poll(struct srp_channel *ch);
-int srp_ch_try_poll(struct srp_channel *ch);
 bool srp_ch_wait(struct srp_channel *ch, struct completion *done,
 		 unsigned long timeout);
 int srp_ch_start_recv(struct srp_channel *ch);
@@ -86,7 +85,6 @@ void srp_ch_login_start(struct srp_channel *ch);
 bool srp_ch_login_broken(struct srp_channel *ch);
 void srp_ch_login_abandon(struct srp_channel *ch);
 int srp_ch_live_irq(struct srp_target *target);
-int srp_ch_live_polled(struct srp_target *target);
 bool srp_ch_mark_up(struct srp_channel *ch);
 void srp_ch_login_end(struct srp_channel *ch);
 void srp_ch_error(struct srp_channel *ch, struct ib_wc *wc, const char *what);

@@ -32,19 +32,9 @@
 #include "cmd.h"
 #include "trace.h"
 
-/* A command that borrowed another polled channel no longer needs it. */
-static void srp_end_loan(struct srp_request *req)
-{
-	if (likely(!req->lender))
-		return;
-	atomic_dec(&req->lender->lent);
-	req->lender = NULL;
-}
-
 /* The end of every command srp_queuecommand() accepted. */
 static void srp_finish_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd)
 {
-	srp_end_loan(scsi_cmd_priv(scmnd));
 	srp_unmap_data(ch, scmnd, scsi_cmd_priv(scmnd));
 	rdi_stat_add(&ch->stats, RDI_STAT_CMDS_DONE, 1);
 	trace_srp_cmd_done(ch, scmnd, scmnd->result);
@@ -254,62 +244,35 @@ bool srp_wait_completing(struct srp_target *target, struct scsi_device *sdev,
  * @queue_num: the hardware queue, one of HCTX_TYPE_POLL
  *
  * The host template's mq_poll, called by a task polling for its I/O
- * (io_uring with IORING_SETUP_IOPOLL, preadv2() with RWF_HIPRI). Its own
- * channel first; while other polled channels carry commands of this queue
- * (&srp_channel.lent), those too: the submitter of such a command polls
- * its own queue, not the channel that carries it, and may be the only
- * one polling.
+ * (io_uring with IORING_SETUP_IOPOLL, preadv2() with RWF_HIPRI).
  *
  * Return: the completions reaped.
  */
 int srp_mq_poll(struct Scsi_Host *shost, unsigned int queue_num)
 {
-	struct srp_target *target = host_to_target(shost);
-	struct srp_channel *ch = &target->ch[queue_num];
-	unsigned int i;
-	int n;
-
-	n = srp_ch_try_poll(ch);
-	if (likely(!atomic_read(&ch->lent)))
-		return n;
-	for (i = srp_irq_ch_count(target); i < target->ch_count; i++)
-		if (i != queue_num)
-			n += srp_ch_try_poll(&target->ch[i]);
-	return n;
+	return srp_ch_poll(&host_to_target(shost)->ch[queue_num]);
 }
 
 /*
  * The channel of hardware queue @hwq, or, while that one is down and being
- * logged in again in the background, the next connected one of its kind.
- * The unique tag names the command whichever channel carries it.
- *
- * A polled block-layer command, whose submitter reaps its completion and
- * whose bio must not complete in interrupt context (6.1's bio_put() warns
- * for a bio of the per-CPU cache there), borrows only another polled
- * channel; the poll of its queue reaps that one too (srp_mq_poll()). Error
- * handling's own commands on a polled queue go to an interrupt-driven
- * channel, which completes them without a poller: nobody may be polling
- * for them. With no polled channel up the rport is being recovered
- * (srp_ch_failed()), and a polled command finds no channel, as any
- * command does with none of its kind left.
+ * logged in again in the background, the next connected interrupt-driven
+ * one. The unique tag names the command whichever channel carries it. A
+ * command of a polled queue that must borrow goes to an interrupt-driven
+ * channel, which completes it without a poller, as do error handling's own
+ * commands on a polled queue (nobody may be polling for them).
  */
 static struct srp_channel *srp_pick_channel(struct srp_target *target,
 					    struct scsi_cmnd *scmnd,
 					    unsigned int hwq)
 {
+	unsigned int i, n = srp_irq_ch_count(target);
 	struct srp_channel *ch = &target->ch[hwq];
-	bool polled = ch->polled &&
-		      scmnd->submitter == SUBMITTED_BY_BLOCK_LAYER;
-	unsigned int i, first = 0, n = srp_irq_ch_count(target);
 
-	if (likely(READ_ONCE(ch->connected)) && (polled || !ch->polled))
+	if (likely(READ_ONCE(ch->connected)) &&
+	    (!ch->polled || scmnd->submitter == SUBMITTED_BY_BLOCK_LAYER))
 		return ch;
-	if (polled) {
-		first = n;
-		n = target->poll_count;
-	}
 	for (i = 1; i <= n; i++) {
-		ch = &target->ch[first + (hwq - first + i) % n];
+		ch = &target->ch[(hwq + i) % n];
 		if (likely(READ_ONCE(ch->connected)))
 			return ch;
 	}
@@ -329,7 +292,6 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 	struct srp_target *target = host_to_target(shost);
 	struct srp_request *req = scsi_cmd_priv(scmnd);
 	u32 tag = blk_mq_unique_tag(scsi_cmd_to_rq(scmnd));
-	u16 hwq = blk_mq_unique_tag_to_hwq(tag);
 	struct srp_cmd_params p = {};
 	struct ib_send_wr *reg_wrs;
 	struct srp_channel *ch;
@@ -343,7 +305,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 		goto done;
 	}
 
-	ch = srp_pick_channel(target, scmnd, hwq);
+	ch = srp_pick_channel(target, scmnd, blk_mq_unique_tag_to_hwq(tag));
 	if (unlikely(!ch)) {
 		/* No recovery will come for a target on its way out. */
 		if (READ_ONCE(target->state) != SRP_TARGET_REMOVED)
@@ -382,17 +344,6 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 		goto done;
 	}
 
-	/*
-	 * A command of a polled queue on another polled channel: counted
-	 * before the post, so that the poll of its queue reaps that channel
-	 * by the time its response can be there. A loan still counted is
-	 * that of an earlier use which error handling took back unfinished.
-	 */
-	srp_end_loan(req);
-	if (unlikely(ch->polled && ch->idx != hwq)) {
-		req->lender = &target->ch[hwq];
-		atomic_inc(&req->lender->lent);
-	}
 	/* Published before the post: its response cannot come earlier. */
 	WRITE_ONCE(req->scmnd, scmnd);
 
@@ -412,7 +363,6 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 				srp_complete_cmd(ch, scmnd);
 				return 0;
 			}
-			srp_end_loan(req);
 			srp_unmap_data(ch, scmnd, req);
 			return SCSI_MLQUEUE_HOST_BUSY;
 		}

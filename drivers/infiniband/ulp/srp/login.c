@@ -684,7 +684,6 @@ int srp_ch_init(struct srp_target *target, unsigned int idx, bool polled)
 	ch->idx = idx;
 	ch->polled = polled;
 	spin_lock_init(&ch->poll_lock);
-	atomic_set(&ch->lent, 0);
 	ch->comp_vector = (target->opts.comp_vector + idx) % nvec;
 	spin_lock_init(&ch->lock);
 	INIT_LIST_HEAD(&ch->free_tx);

@@ -327,32 +327,6 @@ static bool srp_reconnect_needless(struct srp_target *target)
 	return true;
 }
 
-/*
- * Disconnect every channel (after a logout with @logout), complete what
- * they still carry with DID_RESET for the midlayer to retry once their QPs
- * are drained, and release them.
- */
-static void srp_reconnect_teardown(struct srp_target *target, bool logout)
-{
-	unsigned int i;
-
-	lockdep_assert_held(&target->rport->mutex);
-	srp_target_disconnect(target, logout);
-	target->tmo.last_attempt = jiffies;
-	for (i = 0; i < target->ch_count; i++)
-		rdi_queue_drain(&target->ch[i].queue);
-	srp_fail_outstanding(target, NULL, DID_RESET);
-	/*
-	 * An error handler's task management function may still hold a
-	 * channel's send IU; marked down, the channel ended its wait.
-	 */
-	for (i = 0; i < target->ch_count; i++) {
-		mutex_lock(&target->ch[i].tmf_mutex);
-		srp_ch_release(&target->ch[i]);
-		mutex_unlock(&target->ch[i].tmf_mutex);
-	}
-}
-
 /**
  * srp_rport_reconnect() - tear every channel down and log in again
  * @rport: the rport; its target is &srp_rport.lld_data
@@ -363,10 +337,7 @@ static void srp_reconnect_teardown(struct srp_target *target, bool logout)
  * is enough to resume I/O: the others are retried in the background
  * (srp_ch_retry_work()) while their hardware queues borrow a live channel.
  * The interrupt-driven channels come first, so a reconnect that brings
- * none of them back gives up before it tries the polled ones. With poll
- * queues, one polled channel back is needed too (srp_ch_failed()): a
- * reconnect without one tears the others down again and fails, to be
- * retried as any failed reconnect.
+ * none of them back gives up before it tries the polled ones.
  *
  * A reconnect that succeeds cancels the transport's reconnect_work, which
  * the failure that led to it may have armed: scsi_transport_srp cancels the
@@ -394,7 +365,20 @@ int srp_rport_reconnect(struct srp_rport *rport)
 	}
 
 	/* A host reset logs out; recovery from a failure does not wait. */
-	srp_reconnect_teardown(target, rport->state == SRP_RPORT_RUNNING);
+	srp_target_disconnect(target, rport->state == SRP_RPORT_RUNNING);
+	target->tmo.last_attempt = jiffies;
+	for (i = 0; i < target->ch_count; i++)
+		rdi_queue_drain(&target->ch[i].queue);
+	srp_fail_outstanding(target, NULL, DID_RESET);
+	/*
+	 * An error handler's task management function may still hold a
+	 * channel's send IU; marked down, the channel ended its wait.
+	 */
+	for (i = 0; i < target->ch_count; i++) {
+		mutex_lock(&target->ch[i].tmf_mutex);
+		srp_ch_release(&target->ch[i]);
+		mutex_unlock(&target->ch[i].tmf_mutex);
+	}
 
 	/* Not _sync: the retry work may be waiting for the rport mutex. */
 	cancel_delayed_work(&target->ch_retry_work);
@@ -417,14 +401,6 @@ int srp_rport_reconnect(struct srp_rport *rport)
 	}
 
 	target->tmo.last_attempt = jiffies;
-	/* Polled commands borrow only polled channels: none, no reconnect. */
-	if (up && target->poll_count && srp_ch_live_polled(target) < 0) {
-		shost_printk(KERN_WARNING, target->shost,
-			     "reconnect: no polled channel back (%d)\n", ret);
-		srp_reconnect_teardown(target, false);
-		up = 0;
-		ret = ret ?: -ENOTCONN;
-	}
 	if (!up) {
 		shost_printk(KERN_WARNING, target->shost,
 			     "reconnect failed (%d)\n", ret);
@@ -448,32 +424,19 @@ int srp_rport_reconnect(struct srp_rport *rport)
 	return 0;
 }
 
-/*
- * Can the channels that are up carry every command? An interrupt-driven
- * one must be up, and with poll queues a polled one: a polled command
- * borrows only a polled channel (srp_pick_channel()).
- */
-static bool srp_chs_carry_on(struct srp_target *target)
-{
-	return srp_ch_live_irq(target) >= 0 &&
-	       (!target->poll_count || srp_ch_live_polled(target) >= 0);
-}
-
 /**
  * srp_ch_failed() - a channel went down: recover it alone, or the rport
  * @ch: the channel; the caller's srp_ch_mark_down() just returned true
  *
  * The channels' &srp_ch_ops.failed.
- * While another channel of its kind and an interrupt-driven one of a
- * live, running target still carry I/O, only @ch is torn down and logged
- * in again, in the background (srp_ch_retry_work()); its hardware queue
- * borrows a live channel of its kind and its commands are retried there.
- * The rport is not blocked, so no timer runs and nothing fails fast. When
- * no interrupt-driven channel is left (polled ones cannot take what the
- * others carry), or no polled one (interrupt-driven ones would complete
- * polled commands in interrupt context), or the target is not live,
- * transport recovery of the whole rport starts; of a target being removed,
- * the commands of @ch are failed instead (srp_removal_fail()).
+ * While another interrupt-driven channel of a live, running target still
+ * carries I/O, only @ch is torn down and logged in again, in the
+ * background (srp_ch_retry_work()); its hardware queue borrows a live
+ * channel and its commands are retried there. The rport is not blocked, so
+ * no timer runs and nothing fails fast. When no interrupt-driven channel is
+ * left (polled ones cannot take what the others carry), or the target is
+ * not live, transport recovery of the whole rport starts; of a target
+ * being removed, the commands of @ch are failed instead (srp_removal_fail()).
  *
  * Context: any (completion handlers, CM handlers, QP events).
  */
@@ -491,7 +454,7 @@ void srp_ch_failed(struct srp_channel *ch)
 	if (rport && READ_ONCE(target->state) == SRP_TARGET_LIVE &&
 	    READ_ONCE(rport->state) == SRP_RPORT_RUNNING) {
 		live = srp_ch_live_irq(target);
-		if (srp_chs_carry_on(target)) {
+		if (live >= 0) {
 			shost_printk(KERN_WARNING, target->shost,
 				     "channel %u down; channel %d and the others carry on while it logs in again\n",
 				     ch->idx, live);
@@ -546,9 +509,8 @@ static void srp_ch_teardown(struct srp_channel *ch)
  * down the channels that failed on their own (srp_ch_failed()), then logs
  * in every channel that is down, with MULTICHAN_MULTI so the live ones
  * stay; those that cannot log in are retried after reconnect_delay. If no
- * interrupt-driven channel is left, or no polled one, the whole rport is
- * recovered instead. Runs under the rport mutex so that it never overlaps
- * a reconnect.
+ * interrupt-driven channel is left, the whole rport is recovered instead. Runs under the
+ * rport mutex so that it never overlaps a reconnect.
  */
 static void srp_ch_retry_work(struct work_struct *work)
 {
@@ -569,7 +531,7 @@ static void srp_ch_retry_work(struct work_struct *work)
 		if (!READ_ONCE(ch->connected) && ch->queue.qp)
 			srp_ch_teardown(ch);
 	}
-	if (!srp_chs_carry_on(target)) {
+	if (srp_ch_live_irq(target) < 0) {
 		srp_rport_recover(target, false);
 		goto out;
 	}

@@ -198,22 +198,12 @@ struct srp_keepalive {
  *               channel's own, both softirq; of a polled channel one CQ of
  *               its own for both, IB_POLL_DIRECT
  * @polled:      the channel serves a polled hardware queue (poll_queues):
- *               its one CQ, @poll_cq, is reaped by srp_ch_poll() and
- *               srp_ch_try_poll() only; constant from srp_ch_init()
- * @poll_lock:   serialises the reaping of @poll_cq: an IB_POLL_DIRECT CQ
- *               is polled by one CPU at a time, and the task polling its
- *               hardware queue may meet the poller of another queue that
- *               lent this channel commands (@lent), the keep-alive watch
- *               or error handling. Also protects @poll_cq against the
- *               channel's release. The poll of a hardware queue
- *               (srp_mq_poll()) only tries it: whoever holds it reaps
- *               what is there
+ *               its one CQ, @poll_cq, is reaped by srp_ch_poll() only;
+ *               constant from srp_ch_init()
+ * @poll_lock:   protects @poll_cq against the channel's release while
+ *               srp_ch_poll() reaps it
  * @poll_cq:     the CQ of @queue on a polled channel while it may be
  *               reaped; NULL otherwise
- * @lent:        commands of this channel's polled hardware queue that
- *               another polled channel carries while this one is down
- *               (srp_pick_channel()); while any are, the poll of this
- *               queue reaps the other polled channels too (srp_mq_poll())
  * @lock:        protects @free_tx, @held_rx, @req_lim, @connected and
  *               @login
  * @free_tx:     send IUs not in use
@@ -263,9 +253,8 @@ struct srp_channel {
 	struct ib_pd		*pd;
 	struct rdi_queue	queue;
 	bool			polled;
-	spinlock_t		poll_lock;	/* reaping @poll_cq, @poll_cq */
+	spinlock_t		poll_lock;	/* @poll_cq */
 	struct ib_cq		*poll_cq;
-	atomic_t		lent;
 
 	spinlock_t		lock;	/* free_tx, held_rx, req_lim, connected */
 	struct list_head	free_tx;
@@ -445,9 +434,6 @@ struct srp_target {
  *            by whoever completes it (response, abort, or transport
  *            failure, srp_claim_req()), so it completes exactly once
  * @ch:       channel the command was sent on
- * @lender:   the polled channel whose hardware queue the command belongs
- *            to when another polled channel carries it (counted in its
- *            &srp_channel.lent until srp_finish_cmd()); NULL otherwise
  * @iu:       send IU holding the SRP_CMD
  * @nregs:    FR registrations held in @regs
  * @regs:     FR registrations, @target->mr_per_cmd of them
@@ -465,7 +451,6 @@ struct srp_target {
 struct srp_request {
 	struct scsi_cmnd	*scmnd;
 	struct srp_channel	*ch;
-	struct srp_channel	*lender;
 	struct srp_iu		*iu;
 	unsigned int		nregs;
 	struct rdi_reg		*regs;

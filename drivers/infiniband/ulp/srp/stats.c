@@ -7,21 +7,14 @@
  * anything to the file resets the counters. The host attribute "stats"
  * (sysfs.c) shows the same counters summed over the channels.
  *
- * /sys/kernel/debug/ib_srp/host<N>/fail_channel, write-only, fails the
- * channel whose index is written as an asynchronous QP error would
- * (srp_qp_event()): the lab takes one channel down with it while the
- * others carry on.
- *
  * Copyright (c) 2026 The rdma-initiators authors.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
-#include <linux/fs.h>
 #include <linux/seq_file.h>
 
-#include "channel.h"
 #include "stats.h"
 
 static struct dentry *srp_debugfs_root;
@@ -42,41 +35,6 @@ static void srp_ch_stats_show(struct seq_file *m, struct rdi_stats *stats)
 	seq_printf(m, "max_ti_iu_len %u\n", ch->max_ti_iu_len);
 }
 
-/*
- * Writing M to fail_channel: channel M goes down and is recovered as after
- * a QP error; one already down is left alone.
- */
-static ssize_t srp_fail_channel_write(struct file *file,
-				      const char __user *buf, size_t count,
-				      loff_t *ppos)
-{
-	struct srp_target *target = file->private_data;
-	struct srp_channel *ch;
-	unsigned int idx;
-	int ret;
-
-	ret = kstrtouint_from_user(buf, count, 0, &idx);
-	if (ret)
-		return ret;
-	if (idx >= target->ch_count)
-		return -EINVAL;
-	ch = &target->ch[idx];
-	if (!srp_ch_mark_down(ch))
-		return -ENOTCONN;
-	rdi_stat_add(&ch->stats, RDI_STAT_ERRORS, 1);
-	shost_printk(KERN_WARNING, target->shost,
-		     "channel %u: failed through debugfs\n", idx);
-	target->ch_ops->failed(ch);
-	return count;
-}
-
-static const struct file_operations srp_fail_channel_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= srp_fail_channel_write,
-	.llseek	= noop_llseek,
-};
-
 /**
  * srp_debugfs_add() - create the debugfs files of a logged-in target
  * @target: target whose channels are set up
@@ -95,8 +53,6 @@ void srp_debugfs_add(struct srp_target *target)
 		rdi_stats_debugfs_create(name, target->debugfs,
 					 &target->ch[i].stats, srp_ch_stats_show);
 	}
-	debugfs_create_file("fail_channel", 0200, target->debugfs, target,
-			    &srp_fail_channel_fops);
 }
 
 /**
