@@ -182,7 +182,6 @@ struct iconn {
 	int		pool_started, pool_wrapped;
 	unsigned int	foreseen;	/* allocations foreseen in a row */
 	unsigned int	rounds, unseen;	/* rounds of answers, commands answered */
-	int		dry_said;	/* its receive queue ran empty */
 	/*
 	 * datain-status: the order check (enum order), the ExpStatSN the
 	 * initiator must acknowledge at least once it has read the Async
@@ -1061,7 +1060,7 @@ static void say_dry(struct conn *c)
 	close(fd);
 }
 
-/* A PDU in receive buffer IDX; held back while datain-status stalls. */
+/* A PDU in receive buffer IDX; held back while a stall runs. */
 static int on_rx(struct conn *c, const uint8_t *buf, uint32_t len,
 		 unsigned int idx)
 {
@@ -1071,7 +1070,8 @@ static int on_rx(struct conn *c, const uint8_t *buf, uint32_t len,
 	if (!ic->stall)
 		return 1;
 	ic->rx_held[idx] = 1;
-	if (ic->stall == STALL_RUN_DRY && !c->rx_posted)
+	if ((ic->stall == STALL_RUN_DRY || ic->stall == STALL_OVF_DRY) &&
+	    !c->rx_posted)
 		say_dry(c);
 	return 0;
 }
@@ -1198,9 +1198,6 @@ static void stall_tick(struct conn *c)
 		/* as RUN_DRY; our answers meanwhile are the usual ones */
 		if (c->rx_posted) {
 			ic->stall_t = now;
-		} else if (!ic->dry_said) {
-			ic->dry_said = 1;
-			say_dry(c);
 		} else if (now - ic->stall_t >= 500) {
 			say("OVERFLOW conn=%d receive queue empty: answering %u commands at a time unseen",
 			    c->n, ovf_depth);
