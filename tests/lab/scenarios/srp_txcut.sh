@@ -134,8 +134,9 @@ tx_side_names() {
 	S=$1
 	if [ "$1" = tx ]; then W="where packets leave"; else W="where packets arrive"; fi
 }
-# tx_after_drop DOWN: step 1 after the drop's end (LAB_T0), for a path
-# that left running DOWN s after the cut. dev_loss_tmo counts from the
+# tx_after_drop DOWN GONE: step 1 after the drop's end (LAB_T0), for a
+# path that left running DOWN s after the cut and whose host went GONE s
+# after it during the drop ("never": it was there at its end). dev_loss_tmo counts from the
 # failure, the drop from the cut, and it is due at DOWN + dev_loss_tmo.
 # The path must be back within reconnect_delay + 10 s of the drop's end
 # (BACK_BOUND); only when dev_loss_tmo is due before that may the port go
@@ -148,9 +149,12 @@ tx_side_names() {
 # (TX_DROP_SECS=90) leaves only the removal.
 c_settled() { c_rport_up || c_host_gone; }
 tx_after_drop() {
-	local due gone
+	local due gone=$2
 	due=$(awk -v d="$1" -v l=$DEVLOSS 'BEGIN { if (d ~ /^[0-9.]+$/) printf "%.2f", d + l; else print "never" }')
-	lab_watch $((DEVLOSS + 10)) c_settled
+	if [ "$gone" = never ]; then
+		lab_watch $((DEVLOSS + 10)) c_settled
+		c_host_gone && gone=$(awk -v g="${LAB_AT[c_settled]}" -v t=$TX_DROP_SECS 'BEGIN { printf "%.2f", g + t }')
+	fi
 	if ours && ! c_host_gone &&
 	   awk -v d="$due" -v t=$TX_DROP_SECS 'BEGIN { exit !(d ~ /^[0-9.]+$/ && d + 3 < t) }'; then
 		fail "$S: port removed at dev_loss_tmo, $due s after the cut (still there at the drop's end, $TX_DROP_SECS s)"
@@ -164,7 +168,6 @@ tx_after_drop() {
 		check "$S: dm reinstates path 0 (${LAB_AT[c_dm_active]} s after the drop's end)" c_dm_active
 		return
 	fi
-	gone=$(awk -v g="${LAB_AT[c_settled]}" -v t=$TX_DROP_SECS 'BEGIN { printf "%.2f", g + t }')
 	lab_note "$S drop ended: host$h0 removed $gone s after the cut (failure $1 s, dev_loss_tmo due $due s)"
 	lab_log_since | grep -E "host$h0|port-$h0|cm_destroy_id|blocked for" | head -20
 	if ours; then
@@ -183,7 +186,7 @@ tx_after_drop() {
 }
 # tx_drop SIDE: step 1 with path 0 dropped on SIDE.
 tx_drop() {
-	local side=$1 fpid rc lat kdm down
+	local side=$1 fpid rc lat kdm down gone_cut
 	tx_side_names $side
 	lab_mp_two_paths "$d0"
 	check "$S: LUN 0 of path 0 ($d0, $MM) is an active path of map $MAP" c_dm_active
@@ -209,8 +212,11 @@ tx_drop() {
 		"${kdm:-never}" $FAIL_BOUND
 	check "$S: I/O goes on over path 1 (fio alive)" kill -0 $fpid
 	down=${LAB_AT[c_rport_down]}
+	# Until the drop's end: a removal during it, timed from the cut.
+	lab_watch $TX_DROP_SECS c_host_gone
+	gone_cut=${LAB_AT[c_host_gone]}
 	lab_path_cut_wait
-	tx_after_drop "$down"
+	tx_after_drop "$down" "$gone_cut"
 	wait $fpid
 	rc=$?
 	lat=$(lab_fio_max_lat /tmp/txcut-$side.json)
