@@ -116,8 +116,9 @@ check "LUN 0 of path 0 ($d0) is in map $map" test -n "$map"
 pc_tgt_show "logged in"
 
 # Registrations that soft-RoCE 6.1 replays (docs/lab.md): path 0 loses 1%
-# of its packets for PC_LOSSY_SECS of fio verify on its disk, so its QPs
-# retransmit with new registrations queued behind unacknowledged SENDs.
+# of what the initiator sends (lab_path_lossy) for PC_LOSSY_SECS of fio
+# verify on its disk, so its QPs retransmit with new registrations queued
+# behind unacknowledged SENDs.
 # ours chains a LOCAL_INV of the previous key in front of each command's
 # registrations (srp/data.c), which rxe holds until everything before it
 # completed; without it a retransmission runs a REG_MR again ("rxe_reg_fast_mr:
@@ -127,7 +128,7 @@ pc_retrans() { cat /sys/class/infiniband/${PATH_RXEI[0]}/ports/1/hw_counters/com
 n="lossy path"
 rt0=$(pc_retrans)
 lab_log_mark
-check "$n: path 0 loses 1% of its packets" lab_path_lossy 0
+check "$n: path 0 loses 1% of what the initiator sends" lab_path_lossy 0
 fio --name=lossy --filename=/dev/$d0 --direct=1 --ioengine=libaio \
 	--rw=randrw --bsrange=4k-128k --iodepth=32 --size=64m \
 	--verify=crc32c --verify_fatal=1 --do_verify=1 --time_based \
