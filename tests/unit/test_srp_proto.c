@@ -309,10 +309,16 @@ RDI_TEST(rc_give_up_time)
 
 RDI_TEST(queue_fits_device)
 {
-	/* 64 SENDs, 64 REG_MR, 64 LOCAL_INV, the keep-alive probe, drain */
-	EXPECT_EQ(srp_send_wrs(64, 1), 194);
-	EXPECT_EQ(srp_send_wrs(0x80000001U, 0xffffffffU),
-		  0x80000001ULL * 0x1ffffffffULL + 2);
+	/*
+	 * 64 SENDs; with an MR per command 64 LOCAL_INV of the previous key,
+	 * 64 REG_MR, 64 LOCAL_INV; the keep-alive probe, drain
+	 */
+	EXPECT_EQ(srp_cmd_send_wrs(0), 1);
+	EXPECT_EQ(srp_cmd_send_wrs(1), 4);
+	EXPECT_EQ(srp_cmd_send_wrs(0xffffffffU), 0x200000000ULL);
+	EXPECT_EQ(srp_send_wrs(64, 1), 258);
+	EXPECT_EQ(srp_send_wrs(64, 0), 66);
+	EXPECT_EQ(srp_send_wrs(0xffffffffU, 4), 0xffffffffULL * 10 + 2);
 	/* 64 receives, drain */
 	EXPECT_EQ(srp_recv_wrs(64), 65);
 	EXPECT_EQ(srp_recv_wrs(0xffffffffU), 0x100000000ULL);
@@ -320,12 +326,12 @@ RDI_TEST(queue_fits_device)
 	EXPECT_EQ(srp_check_queue(64, 1, 16384, 32767), 0);
 	EXPECT_EQ(srp_check_queue(40002, 1, 16384, 32767), -EINVAL);
 	EXPECT_EQ(srp_check_queue(0x80000001U, 4, 16384, 32767), -EINVAL);
-	/* 5460 * 3 + 1 + 1 = 16382: the last size whose send queue fits */
-	EXPECT_EQ(srp_check_queue(5460, 1, 16384, 32767), 0);
-	EXPECT_EQ(srp_check_queue(5461, 1, 16384, 32767), -EINVAL);
+	/* 4095 * 4 + 1 + 1 = 16382: the last size whose send queue fits */
+	EXPECT_EQ(srp_check_queue(4095, 1, 16384, 32767), 0);
+	EXPECT_EQ(srp_check_queue(4096, 1, 16384, 32767), -EINVAL);
 	/* the CQ can be the tighter limit */
-	EXPECT_EQ(srp_check_queue(64, 1, 16384, 193), -EINVAL);
-	EXPECT_EQ(srp_check_queue(64, 1, 16384, 194), 0);
+	EXPECT_EQ(srp_check_queue(64, 1, 16384, 257), -EINVAL);
+	EXPECT_EQ(srp_check_queue(64, 1, 16384, 258), 0);
 	/* no registration: 16382 + 1 + 1 sends, 16382 + 1 receives */
 	EXPECT_EQ(srp_check_queue(16382, 0, 16384, 32767), 0);
 	EXPECT_EQ(srp_check_queue(16383, 0, 16384, 32767), -EINVAL);

@@ -21,6 +21,8 @@
 #   lab_path_srp_login P [EXTRA]   login over path P; prints the host number
 #   lab_path_cut P [tx] / lab_path_restore P   drop / pass path P's RoCE
 #                           packets (where they arrive; tx: where they leave)
+#   lab_path_lossy P        lose 1% of what path P's initiator end sends
+#                           (retransmissions)
 #   lab_path_any_rx_cpu P   let path P deliver out of order (retransmissions)
 #   lab_path_in_order P     steer path P's receive to one CPU again
 #   lab_path_tx_holds       a drop where the packets leave holds them in the
@@ -155,9 +157,11 @@ lab_path_up() {
 table inet labpath {
 	set cut { type ifname; flags timeout; }
 	set cuttx { type ifname; flags timeout; }
+	set lossy { type ifname; }
 	chain in {
 		type filter hook prerouting priority 0; policy accept;
 		iifname @cut udp dport 4791 counter drop
+		iifname @lossy udp dport 4791 @th,64,8 != 13-16 numgen random mod 100 < 1 counter drop
 		iifname @cut meta l4proto tcp counter drop
 	}
 	chain out {
@@ -338,17 +342,30 @@ lab_path_cut_wait() {
 	echo "<6>lab: timed cut over (woke $(lab_sub "$EPOCHREALTIME" "$LAB_T0") s after its end)" > /dev/kmsg
 }
 
+# lab_path_lossy PATH: lose one in 100 of the RoCE packets the path's
+# initiator end sends, at random, where they arrive at the target end, so
+# that the initiator's QPs retransmit now and then. Not RDMA READ responses
+# (BTH opcodes 13 to 16): soft-RoCE breaks the QP that reads when it
+# misses one (6.12: WARNING at rxe_comp.c:827, rxe_completer() in the
+# error state with a successful work request, then "ib_srpt RDMA_READ
+# ... failed with status 5"; boot 20261207-132346, ib_srpt's QP).
+lab_path_lossy() {
+	echo "<6>lab: path $1 loses 1% of what its initiator end sends" > /dev/kmsg
+	nft add element inet labpath lossy "{ ${PATH_DEVT[$1]} }"
+}
+
 # lab_path_restore PATH: let the path's RoCE packets through again.
 lab_path_restore() {
 	local set
-	for set in cut cuttx; do
+	for set in cut cuttx lossy; do
 		nft delete element inet labpath $set "{ ${PATH_DEVI[$1]}, ${PATH_DEVT[$1]} }" 2>/dev/null
 	done
 	return 0
 }
 
-# lab_path_dropped: RoCE packets dropped by path cuts since lab_path_up,
-# on either side (on the sending side, every new try of a packet counts).
+# lab_path_dropped: RoCE packets dropped by path cuts and losses since
+# lab_path_up, on either side (on the sending side, every new try of a
+# packet counts).
 lab_path_dropped() {
 	nft list table inet labpath |
 		awk '/counter packets/ { for (i = 1; i < NF; i++) if ($i == "packets") n += $(i + 1) }

@@ -363,7 +363,7 @@ int srp_queuecommand(struct Scsi_Host *shost, struct scsi_cmnd *scmnd)
 				srp_complete_cmd(ch, scmnd);
 				return 0;
 			}
-			srp_unmap_data(ch, scmnd, req);
+			srp_cancel_data(ch, scmnd, req);
 			return SCSI_MLQUEUE_HOST_BUSY;
 		}
 	}

@@ -192,12 +192,20 @@ static int srp_write_descs(struct srp_channel *ch, struct scsi_cmnd *scmnd,
  * @req:      its private data; @req->iu holds the SRP_CMD
  * @cmd:      the SRP_CMD header in @req->iu
  * @desc_off: offset in the IU where descriptors start
- * @reg_wrs:  set to the chain of REG_MR work requests to post before the
- *            SEND, or NULL
+ * @reg_wrs:  set to the chain of work requests to post before the SEND,
+ *            or NULL: the registrations behind a LOCAL_INV of the first
+ *            MR's previous key
+ *
+ * The LOCAL_INV in front costs a work request and buys an order: on
+ * soft-RoCE in Linux 6.1 a REG_MR queued behind an unacknowledged SEND
+ * is executed again when that SEND is retransmitted, which fails for an
+ * MR that is valid by then and stops the send queue; the LOCAL_INV waits
+ * for every earlier work request (rdi_reg_inv_prev_wr()).
  *
  * Return: the length of the IU to send (> 0), -EAGAIN when registration
  * resources are exhausted (retry later), or another negative errno. On
- * error nothing stays mapped.
+ * error nothing stays mapped and every MR's key is the one the device
+ * knows.
  */
 int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		 struct srp_request *req, struct srp_iu_cmd *cmd,
@@ -242,10 +250,12 @@ int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	ret = srp_write_descs(ch, scmnd, req, cmd, desc_off, count, reg_wrs);
 	if (ret < 0)
 		goto err_unmap;
+	if (req->nregs)
+		*reg_wrs = rdi_reg_inv_prev_wr(&req->regs[0]);
 	return ret;
 
 err_unmap:
-	srp_unmap_data(ch, scmnd, req);
+	srp_cancel_data(ch, scmnd, req);
 	*reg_wrs = NULL;
 	return ret;
 }
@@ -285,14 +295,45 @@ int srp_inv_data(struct srp_channel *ch, struct srp_request *req)
 	return ret;
 }
 
+static void srp_unmap_sg(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+			 struct srp_request *req)
+{
+	if (!req->sg_count)
+		return;
+	ib_dma_unmap_sg(ch->target->host->sdev->ib_dev, scsi_sglist(scmnd),
+			scsi_sg_count(scmnd), scmnd->sc_data_direction);
+	req->sg_count = 0;
+}
+
+/**
+ * srp_cancel_data() - undo srp_map_data() for a command never posted
+ * @ch:    channel the command was mapped for
+ * @scmnd: the command
+ * @req:   its private data
+ *
+ * Puts each MR's key back to the one the device knows (rdi_reg_cancel()),
+ * so that the LOCAL_INV of the previous key in front of the MR's next
+ * registration names it, and unmaps the data.
+ */
+void srp_cancel_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		     struct srp_request *req)
+{
+	unsigned int i;
+
+	for (i = 0; i < req->nregs; i++)
+		rdi_reg_cancel(ch->queue.qp, &req->regs[i]);
+	req->nregs = 0;
+	srp_unmap_sg(ch, scmnd, req);
+}
+
 /**
  * srp_unmap_data() - give back a command's MRs and unmap its data
  * @ch:    channel the command went out on
  * @scmnd: the command
  * @req:   its private data
  *
- * Only for data the target can no longer reach: registrations never
- * posted, or invalidated (srp_inv_data()).
+ * Only for data the target can no longer reach: registrations posted and
+ * invalidated since (srp_inv_data()), or flushed with the QP.
  */
 void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		    struct srp_request *req)
@@ -302,11 +343,5 @@ void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	for (i = 0; i < req->nregs; i++)
 		rdi_reg_release(ch->queue.qp, &req->regs[i]);
 	req->nregs = 0;
-
-	if (req->sg_count) {
-		ib_dma_unmap_sg(ch->target->host->sdev->ib_dev,
-				scsi_sglist(scmnd), scsi_sg_count(scmnd),
-				scmnd->sc_data_direction);
-		req->sg_count = 0;
-	}
+	srp_unmap_sg(ch, scmnd, req);
 }

@@ -13,6 +13,8 @@ int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		 struct srp_request *req, struct srp_iu_cmd *cmd,
 		 unsigned int desc_off, struct ib_send_wr **reg_wrs);
 int srp_inv_data(struct srp_channel *ch, struct srp_request *req);
+void srp_cancel_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
+		     struct srp_request *req);
 void srp_unmap_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 		    struct srp_request *req);
 

@@ -198,19 +198,35 @@ u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, unsigned int max_desc,
 }
 
 /**
+ * srp_cmd_send_wrs() - send work requests one command may post
+ * @mr_per_cmd: fast registrations one command may need
+ *
+ * Its SEND; with registrations, a REG_MR and a LOCAL_INV per MR and the
+ * LOCAL_INV of the first MR's previous key in front of them
+ * (rdi_reg_inv_prev_wr()).
+ *
+ * Return: the count, never wrapped.
+ */
+u64 srp_cmd_send_wrs(u32 mr_per_cmd)
+{
+	return mr_per_cmd ? 2 + 2 * (u64)mr_per_cmd : 1;
+}
+
+/**
  * srp_send_wrs() - send work requests one channel's QP must hold
  * @queue_size: send IUs of the channel (can_queue + RSP + TMF slots)
  * @mr_per_cmd: fast registrations one command may need
  *
- * A SEND per IU, a REG_MR and a LOCAL_INV per registration, the keep-alive
- * probe and the work request ib_drain_qp() posts. The send CQ holds the
- * completions of them all, so it is as large.
+ * Those of a command per IU (srp_cmd_send_wrs()), the keep-alive probe and
+ * the work request ib_drain_qp() posts. The send CQ holds the completions
+ * of them all, so it is as large.
  *
- * Return: the count, never wrapped.
+ * Return: the count; it does not wrap for any @mr_per_cmd a device allows.
  */
 u64 srp_send_wrs(u32 queue_size, u32 mr_per_cmd)
 {
-	return (u64)queue_size * (1 + 2 * (u64)mr_per_cmd) + 1 + SRP_DRAIN_WRS;
+	return (u64)queue_size * srp_cmd_send_wrs(mr_per_cmd) + 1 +
+	       SRP_DRAIN_WRS;
 }
 
 /**

@@ -601,6 +601,7 @@ enum srp_login_fault {
 
 u32 srp_cmd_iu_len(unsigned int cmd_sg_cnt, unsigned int max_desc,
 		   u16 buf_fmt);
+u64 srp_cmd_send_wrs(u32 mr_per_cmd);
 u64 srp_send_wrs(u32 queue_size, u32 mr_per_cmd);
 u64 srp_recv_wrs(u32 queue_size);
 u32 srp_rc_give_up_ms(u8 ack_timeout, u8 retry_cnt);

@@ -36,6 +36,12 @@
  * was blocked, reconnect_delay from the last attempt; an expiry already in
  * the past fires at once, "off" cancels.
  *
+ * The timers are delayed works, which the timer wheel lets fire late by up
+ * to an eighth of their delay: a dev_loss_tmo of 17 to 131 s at HZ=250
+ * by up to 2 s (the wheel's 512-jiffy level). Within two seconds of its
+ * expiry the watch queues fast_io_fail_work and dev_loss_work again for
+ * that expiry, which so short a delay keeps to 8 jiffies (srp_tmo_aim()).
+ *
  * Everything happens under the rport mutex, which the transport's timer
  * handlers and srp_reconnect_rport() take too, and a timer is only moved
  * when cancel_delayed_work() took it off the queue: one that already
@@ -61,6 +67,15 @@ static void srp_tmo_queue(struct delayed_work *dw, unsigned long since,
 			  int tmo)
 {
 	queue_delayed_work(system_long_wq, dw, srp_tmo_left(since, tmo, jiffies));
+}
+
+/* Queue @dw again for its exact expiry once that is within two seconds. */
+static void srp_tmo_aim(struct delayed_work *dw, unsigned long since, int tmo)
+{
+	if (tmo < 0 || srp_tmo_left(since, tmo, jiffies) > 2 * HZ)
+		return;
+	if (cancel_delayed_work(dw))
+		srp_tmo_queue(dw, since, tmo);
 }
 
 /* Called with the rport mutex held. */
@@ -126,6 +141,11 @@ static void srp_tmo_apply(struct srp_target *target)
 			srp_tmo_queue(&rport->dev_loss_work, w->since, v);
 		w->dev_loss_tmo = v;
 	}
+
+	if (rport->state == SRP_RPORT_BLOCKED)
+		srp_tmo_aim(&rport->fast_io_fail_work, w->since,
+			    w->fast_io_fail_tmo);
+	srp_tmo_aim(&rport->dev_loss_work, w->since, w->dev_loss_tmo);
 }
 
 /*

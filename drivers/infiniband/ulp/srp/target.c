@@ -647,10 +647,10 @@ int srp_target_add(struct srp_host *host, struct srp_target_opts *opts)
 			    sdev->ib_dev->attrs.max_qp_wr,
 			    sdev->ib_dev->attrs.max_cqe)) {
 		dev_warn(&host->dev,
-			 "queue_size=%u needs %llu send work requests per channel (%u per command); %s allows %d per queue and %d per CQ\n",
+			 "queue_size=%u needs %llu send work requests per channel (%llu per command); %s allows %d per queue and %d per CQ\n",
 			 opts->queue_size,
 			 srp_send_wrs(target->queue_size, target->mr_per_cmd),
-			 1 + 2 * target->mr_per_cmd,
+			 srp_cmd_send_wrs(target->mr_per_cmd),
 			 dev_name(&sdev->ib_dev->dev),
 			 sdev->ib_dev->attrs.max_qp_wr,
 			 sdev->ib_dev->attrs.max_cqe);
