@@ -235,7 +235,8 @@ static void check_queue(const struct srp_target_opts *o, struct host h)
 			if (srp_check_queue(qs, mrs[m], devs[d].max_qp_wr,
 					    devs[d].max_cqe))
 				continue;
-			nsend = qs * (1 + 2 * mrs[m]) + 1 + 1;
+			/* SEND; LOCAL_INV of the previous key, REG, INV per MR */
+			nsend = qs * (mrs[m] ? 2 + 2 * mrs[m] : 1) + 1 + 1;
 			nrecv = qs + 1;
 			pool = qs * mrs[m];
 			FUZZ_CHECK(nsend == srp_send_wrs(qs, mrs[m]));
