@@ -73,6 +73,9 @@ struct seq_file;
  * @fr_supported:  device has memory-management extensions (IB_WR_REG_MR)
  * @sg_gaps:       device supports IB_MR_TYPE_SG_GAPS MRs
  * @integrity:     device supports IB_MR_TYPE_INTEGRITY (T10-PI)
+ * @replays_local_wrs: the device may execute a local work request (REG_MR,
+ *                 LOCAL_INV) a second time when it retransmits a send
+ *                 queued before it; see rdi_reg_inv_prev_wr()
  *
  * Lifetime: created by the first rdi_device_get() for an ib_device and freed
  * by the last rdi_device_put(). Users must drop their reference from their
@@ -89,6 +92,7 @@ struct rdi_device {
 	bool			fr_supported;
 	bool			sg_gaps;
 	bool			integrity;
+	bool			replays_local_wrs;
 };
 
 struct rdi_device *rdi_device_get(struct ib_device *ib_dev);

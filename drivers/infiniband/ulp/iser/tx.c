@@ -178,6 +178,29 @@ static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
 	return iser_post_counted(ic, it, &it->send_wr, 1);
 }
 
+/*
+ * Whether a command's registration must go behind a LOCAL_INV of the MR's
+ * previous key, which it no longer holds. Soft-RoCE executes a REG_MR that
+ * is queued behind an unacknowledged SEND a second time when that SEND is
+ * retransmitted (reordered or lost packets, an RNR NAK); the second REG_MR
+ * of the now valid MR fails ("rxe_reg_fast_mr: ... not free") and the
+ * send queue stops, mostly without an error completion (issue 40). It
+ * holds a LOCAL_INV until every work request before it has completed
+ * (rdi_reg_inv_prev_wr()), which costs the command a wait and a local
+ * work request: only worth it when a SEND may still be unacknowledged.
+ * Every SEND of a connection is signaled, counted in @ic->sq_busy until it
+ * completes (which on an RC QP means acknowledged), and posted from here
+ * under libiscsi's forward lock, so none can slip in front of the
+ * registration between the test and the post; what else is posted
+ * elsewhere is a LOCAL_INV, which no retransmission involves. The
+ * command's own invalidation, before its completion, stays where it is
+ * (rx.c).
+ */
+static bool iser_reg_needs_fence(struct iser_conn *ic)
+{
+	return ic->dev->replays_local_wrs && atomic_read(&ic->sq_busy);
+}
+
 static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
 {
 	struct iser_task *it = task->dd_data;
@@ -195,25 +218,15 @@ static int iser_send_cmd(struct iser_conn *ic, struct iscsi_task *task)
 				      ISER_HDRS_LEN, DMA_TO_DEVICE);
 	it->send_wr.num_sge = it->nr_sge;
 
-	/*
-	 * The registration goes behind a LOCAL_INV of the MR's previous key,
-	 * which it no longer holds: soft-RoCE in 6.1 executes a REG_MR that
-	 * is queued behind an unacknowledged SEND a second time when that
-	 * SEND is retransmitted (reordered or lost packets, an RNR NAK), the
-	 * second REG_MR of the now valid MR fails ("rxe_reg_fast_mr: ... not
-	 * free") and the send queue stops, mostly without an error
-	 * completion (issue 40). It holds a LOCAL_INV until every work
-	 * request before it has completed, so the REG_MR behind it never
-	 * waits behind an unacknowledged one (rdi_reg_inv_prev_wr()). The
-	 * command's own invalidation, before its completion, stays where
-	 * it is (rx.c).
-	 */
 	first = &it->send_wr;
 	if (it->reg.mr) {
 		it->reg.reg_wr.wr.wr_cqe = &ic->err_cqe;
 		it->reg.reg_wr.wr.next = &it->send_wr;
-		first = rdi_reg_inv_prev_wr(&it->reg);
-		first->wr_cqe = &ic->err_cqe;
+		first = &it->reg.reg_wr.wr;
+		if (iser_reg_needs_fence(ic)) {
+			first = rdi_reg_inv_prev_wr(&it->reg);
+			first->wr_cqe = &ic->err_cqe;
+		}
 	}
 	trace_iser_cmd_send(ic, be32_to_cpu((__force __be32)task->hdr->itt),
 			    scsi_bufflen(task->sc), task->imm_count,

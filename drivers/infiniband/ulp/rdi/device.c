@@ -68,6 +68,12 @@ static void rdi_device_init_caps(struct rdi_device *dev)
 			    IB_DEVICE_MEM_MGT_EXTENSIONS;
 	dev->sg_gaps = attr->kernel_cap_flags & IBK_SG_GAPS_REG;
 	dev->integrity = attr->kernel_cap_flags & IBK_INTEGRITY_HANDOVER;
+	/*
+	 * Soft-RoCE, in 6.1 and 6.12 alike: a retry rewinds its requester to
+	 * the oldest work request not yet retired and walks on from there,
+	 * executing the local ones it meets even when they were done already.
+	 */
+	dev->replays_local_wrs = dev->ib_dev->ops.driver_id == RDMA_DRIVER_RXE;
 }
 
 static struct rdi_device_entry *rdi_device_create(struct ib_device *ib_dev)

@@ -193,15 +193,17 @@ EXPORT_SYMBOL_GPL(rdi_reg_inv_wr);
  * @reg: registration rdi_reg_sg() prepared, not posted yet
  *
  * The LOCAL_INV names the key the device last registered the MR with (or
- * its first key): the MR is invalid by then, so on a device that follows
- * the verbs this only costs a work request. What it buys is an order on
- * devices that replay work requests: soft-RoCE in Linux 6.1 executes the
- * local work requests (REG_MR, LOCAL_INV) queued behind an unacknowledged
- * send again when it retransmits that send, and a second REG_MR of a
- * valid MR fails ("rxe_reg_fast_mr: ... not free") and silently stops the
- * send queue; it holds a LOCAL_INV back until every earlier work request
- * has completed, so a REG_MR behind one is never behind an unacknowledged
- * send, and is never executed twice.
+ * its first key): the MR is invalid by then, so it changes nothing but the
+ * order. That order is what a device that replays local work requests
+ * needs (&rdi_device.replays_local_wrs): soft-RoCE (6.1 and 6.12) rewinds
+ * to the oldest work request not yet retired when it retransmits and
+ * executes the local work requests (REG_MR, LOCAL_INV) from there again,
+ * and a second REG_MR of a valid MR fails ("rxe_reg_fast_mr: ... not
+ * free") and silently stops the send queue. It holds a LOCAL_INV back
+ * until every earlier work request has completed, so a REG_MR behind one
+ * is never behind an unacknowledged send. Each use costs the wait for
+ * those acknowledgements: callers chain it only on such a device, and only
+ * when a send may be unacknowledged ahead of the registration.
  *
  * Every registration of the MR rdi_reg_sg() prepared before must have been
  * posted or given back with rdi_reg_cancel(): the device's key is then the

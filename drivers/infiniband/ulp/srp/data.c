@@ -193,14 +193,18 @@ static int srp_write_descs(struct srp_channel *ch, struct scsi_cmnd *scmnd,
  * @cmd:      the SRP_CMD header in @req->iu
  * @desc_off: offset in the IU where descriptors start
  * @reg_wrs:  set to the chain of work requests to post before the SEND,
- *            or NULL: the registrations behind a LOCAL_INV of the first
- *            MR's previous key
+ *            or NULL: the registrations, behind a LOCAL_INV of the first
+ *            MR's previous key on a device that replays local work
+ *            requests
  *
- * The LOCAL_INV in front costs a work request and buys an order: on
- * soft-RoCE in Linux 6.1 a REG_MR queued behind an unacknowledged SEND
- * is executed again when that SEND is retransmitted, which fails for an
- * MR that is valid by then and stops the send queue; the LOCAL_INV waits
- * for every earlier work request (rdi_reg_inv_prev_wr()).
+ * The LOCAL_INV in front costs a work request and a wait, and buys an
+ * order where the device needs one (&rdi_device.replays_local_wrs): on
+ * soft-RoCE a REG_MR queued behind an unacknowledged SEND is executed
+ * again when that SEND is retransmitted, which fails for an MR that is
+ * valid by then and stops the send queue; the LOCAL_INV waits for every
+ * earlier work request (rdi_reg_inv_prev_wr()). Submitters of one channel
+ * post side by side, so unlike ib_iser this cannot tell whether a SEND is
+ * unacknowledged ahead of it, and always chains it there.
  *
  * Return: the length of the IU to send (> 0), -EAGAIN when registration
  * resources are exhausted (retry later), or another negative errno. On
@@ -250,7 +254,7 @@ int srp_map_data(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 	ret = srp_write_descs(ch, scmnd, req, cmd, desc_off, count, reg_wrs);
 	if (ret < 0)
 		goto err_unmap;
-	if (req->nregs)
+	if (req->nregs && sdev->rdi->replays_local_wrs)
 		*reg_wrs = rdi_reg_inv_prev_wr(&req->regs[0]);
 	return ret;
 
