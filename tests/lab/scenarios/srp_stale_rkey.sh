@@ -179,7 +179,7 @@ stall_probe_after() {
 		exit !(ok && !bad)
 	     }' $FAKE_LOG | sort | uniq -c
 	[ ${PIPESTATUS[0]} -eq 0 ] &&
-		lab_log_has "host reset failed: [0-9]+ channel QPs moved to the error state and drained"
+		lab_log_has "$1: [0-9]+ channel QPs moved to the error state and drained"
 }
 m="stall, rport delete"
 HOSTILE_EXTRA=keepalive=0
@@ -195,9 +195,56 @@ if hostile_login stall -P 2 -R; then
 	check "$m: the stalled read fails (sg_raw rc=$rc)" test "${rc:-0}" -ne 0
 	check "$m: while outstanding, the probe reaches its buffer" stall_probe_before
 	check "$m: from its completion on, no probe gets in (none succeeds; the last one gets no answer: the QP is in the error state, fenced before the completion)" \
-		stall_probe_after
+		stall_probe_after "host reset failed"
 	lab_note "$m: $(grep -E '^(STALL |STALLING|TSK_MGMT|TRIGGER_DONE|CM )' $FAKE_LOG | tr '\n' ' ')"
 	lab_note "$m: $(grep -c '^PROBE_POST' $FAKE_LOG) probes posted; around the completion: $(grep -E '^(PROBE|TRIGGER_DONE)' $FAKE_LOG | grep -B3 -A3 '^TRIGGER_DONE' | tr '\n' ' ')"
+	check "$m: no SCSI host or rport left" lab_wait 90 hostile_no_hosts
+else
+	fail "$m: login"
+fi
+hostile_fake_stop
+HOSTILE_HOST=
+HOSTILE_DEV=
+
+# An rport lost with fast_io_fail_tmo off (issue 32, low). dev_loss_tmo
+# marks the rport lost without failing its I/O (fast_io_fail_tmo does
+# that), and ABORT TASK then answers FAST_IO_FAIL, which hands the command
+# back to the midlayer at once. The target stalls our sends as above,
+# keep-alive off, with the read outstanding; a LOGICAL UNIT RESET through
+# the LUN's sg node (sg_reset -N: no escalation to a host reset, which
+# would reconnect) stalls behind it, the channel is marked down after 5 s
+# with its QP still up and the rport blocked; reconnect_delay and
+# fast_io_fail_tmo are off, dev_loss_tmo 5 s marks it lost, and the
+# removal that follows waits for the SCSI devices, so for the read, which
+# times out 40 s after it was sent and is aborted on the lost rport. The
+# target probes its buffer every 2 ms (-R): with the driver before the
+# fence in srp_eh_abort_lost() nothing ended its access before the read
+# was handed back.
+m="stall, rport lost, fast_io_fail_tmo off"
+if hostile_login stall -P 2 -R; then
+	rp=/sys/class/srp_remote_ports/port-$HOSTILE_HOST:1
+	echo off > $rp/fast_io_fail_tmo
+	echo off > $rp/reconnect_delay
+	echo 5 > $rp/dev_loss_tmo
+	lab_note "$m: reconnect_delay $(cat $rp/reconnect_delay), fast_io_fail_tmo $(cat $rp/fast_io_fail_tmo), dev_loss_tmo $(cat $rp/dev_loss_tmo)"
+	( hostile_trigger_in 40; echo "TRIGGER_DONE rc=$?" >> $FAKE_LOG ) &
+	trig=$!
+	check "$m: the target stalls our sends (no receive posted)" \
+		hostile_fake_saw "^STALL conn=" 30
+	sg=$(ls /sys/block/$HOSTILE_DEV/device/scsi_generic/ 2>/dev/null | head -1)
+	timeout 60 sg_reset -N -d /dev/$sg > /tmp/sg_reset.out 2>&1 &
+	rst=$!
+	check "$m: the rport is lost before the read times out" \
+		lab_wait 35 lab_log_has "dev_loss_tmo expired for SRP port-$HOSTILE_HOST:1"
+	lab_wait 120 hostile_fake_saw "^TRIGGER_DONE" 1
+	wait $trig $rst
+	rc=$(sed -n 's/^TRIGGER_DONE rc=//p' $FAKE_LOG)
+	check "$m: the stalled read fails (sg_raw rc=$rc)" test "${rc:-0}" -ne 0
+	check "$m: while outstanding, the probe reaches its buffer" stall_probe_before
+	check "$m: from its completion on, no probe gets in (none succeeds; the last one gets no answer: the QP is in the error state, fenced before the completion)" \
+		stall_probe_after "abort on a lost rport"
+	lab_note "$m: $(grep -E '^(STALL |STALLING|TSK_MGMT|TRIGGER_DONE|CM )' $FAKE_LOG | tr '\n' ' ')"
+	lab_note "$m: around the completion: $(grep -E '^(PROBE|TRIGGER_DONE)' $FAKE_LOG | grep -B3 -A3 '^TRIGGER_DONE' | tr '\n' ' ')"
 	check "$m: no SCSI host or rport left" lab_wait 90 hostile_no_hosts
 else
 	fail "$m: login"

@@ -33,12 +33,30 @@ static int srp_eh_claimed(struct srp_target *target, struct srp_request *req)
 	return srp_wait_completing(target, NULL, req) ? SUCCESS : FAILED;
 }
 
+/*
+ * FAST_IO_FAIL for a command of a lost rport: the midlayer may fail it at
+ * once and reuse its pages. dev_loss_tmo marks an rport lost without
+ * failing its I/O (only fast_io_fail_tmo does, through
+ * srp_rport_terminate_io()), and a channel given up on an unanswered task
+ * management function keeps its QP up until the removal tears it down,
+ * after the SCSI devices: with fast_io_fail_tmo off the target could
+ * still write into the pages. So the channels are fenced first, which
+ * completes the command with their others, and only then is it handed
+ * back.
+ */
+static int srp_eh_abort_lost(struct srp_target *target,
+			     struct srp_request *req)
+{
+	srp_rport_fence(target, "abort on a lost rport");
+	return srp_eh_claimed(target, req) == SUCCESS ? FAST_IO_FAIL : FAILED;
+}
+
 /**
  * srp_eh_abort() - ABORT TASK for one command, on its own channel
  * @scmnd: the command
  *
  * Return: SUCCESS when the command is no longer outstanding, FAST_IO_FAIL
- * when the rport is gone, FAILED otherwise.
+ * when the rport is gone (srp_eh_abort_lost()), FAILED otherwise.
  */
 int srp_eh_abort(struct scsi_cmnd *scmnd)
 {
@@ -66,8 +84,8 @@ int srp_eh_abort(struct scsi_cmnd *scmnd)
 	}
 	if (READ_ONCE(req->scmnd) != scmnd)
 		return srp_eh_claimed(target, req);
-	if (target->rport->state == SRP_RPORT_LOST)
-		return FAST_IO_FAIL;
+	if (READ_ONCE(target->rport->state) == SRP_RPORT_LOST)
+		return srp_eh_abort_lost(target, req);
 	return FAILED;
 }
 
@@ -116,5 +134,5 @@ int srp_eh_host_reset(struct scsi_cmnd *scmnd)
 		     "host reset: reconnecting\n");
 	if (!srp_reconnect_rport(target->rport))
 		return SUCCESS;
-	return srp_rport_fence(target) ? FAILED : SUCCESS;
+	return srp_rport_fence(target, "host reset failed") ? FAILED : SUCCESS;
 }

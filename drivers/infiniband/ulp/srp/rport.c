@@ -217,8 +217,10 @@ void srp_removal_fail(struct srp_target *target, bool lost)
  * only until the removal is past its SCSI devices: srp_stop_rport_timers()
  * marks the rport lost under that mutex before any channel logs out, so a
  * channel down from then on is one the removal's own logout took down.
- * A lost rport otherwise is one dev_loss_tmo removes, whose commands the
- * transport failed already.
+ * A lost rport otherwise is one dev_loss_tmo removes: the transport failed
+ * its commands already if fast_io_fail_tmo is set, else they wait for
+ * their SCSI timeout, and the abort on the lost rport fences the channels
+ * before it hands them back (srp_eh_abort_lost()).
  *
  * Every channel that is down and still has its QP is drained and its
  * commands completed: with DID_NO_CONNECT when the path is lost (every
@@ -588,10 +590,13 @@ void srp_rport_terminate_io(struct srp_rport *rport)
 
 /**
  * srp_rport_fence() - end the target's access to every command's data
- * @target: the target; its host reset just failed
+ * @target: the target; its host reset just failed, or an abort is about
+ *          to hand a command of a lost rport back (srp_eh_abort())
+ * @why:    what hands commands back, for the log
  *
  * A host reset that fails hands every command of the error handler back
- * to the SCSI midlayer, which completes them, and their pages are reused.
+ * to the SCSI midlayer, which completes them, and their pages are reused;
+ * so does FAST_IO_FAIL from an abort.
  * Commands the driver claimed before (srp_rport_terminate_io() when the
  * reset cannot reconnect, a response, an abort) may still wait for the
  * LOCAL_INV of their MRs, and it waits behind whatever stalls the send
@@ -601,8 +606,14 @@ void srp_rport_terminate_io(struct srp_rport *rport)
  * drained here: its QP in the error state answers no RDMA request, its
  * PD is its own, and once the drain returns every LOCAL_INV posted on it
  * has completed (flushed) through srp_inv_done(), so no claimed command
- * is still completing when error handling gives its commands back. The
- * channels keep their resources: a reconnect or the removal releases
+ * is still completing when error handling gives its commands back. Then
+ * the commands still outstanding on it are completed (DID_NO_CONNECT):
+ * of an rport lost with fast_io_fail_tmo off nothing else ends them (the
+ * transport terminates the I/O of an rport failing fast, never of one
+ * already lost), and once the midlayer has them back the driver must
+ * hold neither their MRs nor their mappings (boot 20261207-162932: the
+ * removal then destroyed a QP whose MR a handed-back read still held).
+ * The channels keep their resources: a reconnect or the removal releases
  * them, both under the rport mutex or after error handling ended.
  *
  * The transport's reconnect work can have taken the rport mutex between
@@ -619,7 +630,7 @@ void srp_rport_terminate_io(struct srp_rport *rport)
  * Return: true when the channels were fenced, false when the rport is
  * running again.
  */
-bool srp_rport_fence(struct srp_target *target)
+bool srp_rport_fence(struct srp_target *target, const char *why)
 {
 	struct srp_rport *rport = target->rport;
 	unsigned int i, n = 0;
@@ -628,7 +639,8 @@ bool srp_rport_fence(struct srp_target *target)
 	if (rport->state == SRP_RPORT_RUNNING) {
 		mutex_unlock(&rport->mutex);
 		shost_printk(KERN_INFO, target->shost,
-			     "host reset: reconnected meanwhile by the transport; nothing to fence\n");
+			     "%s: reconnected meanwhile by the transport; nothing to fence\n",
+			     why);
 		return false;
 	}
 	for (i = 0; i < target->ch_count; i++) {
@@ -638,13 +650,14 @@ bool srp_rport_fence(struct srp_target *target)
 			continue;
 		srp_ch_mark_down(ch);
 		rdi_queue_drain(&ch->queue);
+		srp_fail_channel(ch, DID_NO_CONNECT);
 		n++;
 	}
 	mutex_unlock(&rport->mutex);
 	if (n)
 		shost_printk(KERN_WARNING, target->shost,
-			     "host reset failed: %u channel QPs moved to the error state and drained; no command's data is reachable any more\n",
-			     n);
+			     "%s: %u channel QPs moved to the error state and drained; no command's data is reachable any more\n",
+			     why, n);
 	return true;
 }
 
