@@ -711,10 +711,7 @@ bool srp_ch_mark_down(struct srp_channel *ch)
 	bool was_connected;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	was_connected = ch->connected;
-	ch->connected = false;
-	if (ch->login == SRP_CH_LOGIN_RUNNING)
-		ch->login = SRP_CH_LOGIN_BROKEN;
+	was_connected = srp_ch_state_down(&ch->connected, &ch->login);
 	if (was_connected && ch->tmf_tag) {
 		ch->tmf_status = -ENOTCONN;
 		complete(&ch->tmf_done);
@@ -755,11 +752,9 @@ void srp_ch_login_abandon(struct srp_channel *ch)
 	bool running;
 
 	spin_lock_irqsave(&ch->lock, flags);
-	running = ch->login == SRP_CH_LOGIN_RUNNING;
-	if (running) {
-		ch->login = SRP_CH_LOGIN_BROKEN;
+	running = srp_ch_login_break(&ch->login);
+	if (running)
 		complete(&ch->login_done);
-	}
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (running)
 		shost_printk(KERN_WARNING, ch->target->shost,
@@ -817,9 +812,7 @@ bool srp_ch_mark_up(struct srp_channel *ch)
 	bool up;
 
 	spin_lock_irq(&ch->lock);
-	up = ch->login == SRP_CH_LOGIN_RUNNING;
-	ch->login = SRP_CH_LOGIN_NONE;
-	ch->connected = up;
+	up = srp_ch_state_up(&ch->connected, &ch->login);
 	spin_unlock_irq(&ch->lock);
 	return up;
 }

@@ -162,8 +162,9 @@ static void srp_ka_work(struct work_struct *work)
 	struct srp_channel *ch = container_of(to_delayed_work(work),
 					      struct srp_channel, ka.work);
 	unsigned long half = srp_ka_half(ch->target);
-	unsigned long now, next, seen;
-	bool expired = false;
+	unsigned long now, delay = 0;
+	enum srp_ka_step step;
+	bool expired;
 	int ret = 0;
 
 	srp_ch_poll(ch);
@@ -173,26 +174,17 @@ static void srp_ka_work(struct work_struct *work)
 		return;
 	}
 	now = jiffies;
-	seen = READ_ONCE(ch->ka.last_seen);
-	if (ch->ka.probing) {
-		/* Anything received since the probe left shows a live path. */
-		next = (time_after(seen, ch->ka.sent) ? seen : ch->ka.sent) +
-		       half;
-		expired = !time_before(now, next);
-	} else {
-		next = seen + half;
-		if (!time_before(now, next)) {
-			ret = srp_ka_post(ch);
-			expired = ret;
-			next = now + half;
-		}
-	}
+	step = srp_ka_check(now, READ_ONCE(ch->ka.last_seen), ch->ka.sent,
+			    ch->ka.probing, half, &delay);
+	if (step == SRP_KA_PROBE)
+		ret = srp_ka_post(ch);
+	expired = step == SRP_KA_EXPIRE || ret;
 	spin_unlock_irq(&ch->lock);
 
 	if (expired)
 		srp_ka_expire(ch, ret);
 	else
-		queue_delayed_work(system_long_wq, &ch->ka.work, next - now);
+		queue_delayed_work(system_long_wq, &ch->ka.work, delay);
 }
 
 /**

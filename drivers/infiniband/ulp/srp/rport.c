@@ -54,15 +54,6 @@ static bool srp_rport_in_trouble(struct srp_rport *rport)
 	       rport->state == SRP_RPORT_FAIL_FAST;
 }
 
-/* Jiffies from @now until @tmo seconds after @since; 0 once past. */
-static unsigned long srp_tmo_left(unsigned long since, int tmo,
-				  unsigned long now)
-{
-	unsigned long expiry = since + (unsigned long)tmo * HZ;
-
-	return time_after(expiry, now) ? expiry - now : 0;
-}
-
 static void srp_tmo_queue(struct delayed_work *dw, unsigned long since,
 			  int tmo)
 {
@@ -72,7 +63,7 @@ static void srp_tmo_queue(struct delayed_work *dw, unsigned long since,
 /* Queue @dw again for its exact expiry once that is within two seconds. */
 static void srp_tmo_aim(struct delayed_work *dw, unsigned long since, int tmo)
 {
-	if (tmo < 0 || srp_tmo_left(since, tmo, jiffies) > 2 * HZ)
+	if (!srp_tmo_reaim(since, tmo, jiffies))
 		return;
 	if (cancel_delayed_work(dw))
 		srp_tmo_queue(dw, since, tmo);
@@ -313,16 +304,14 @@ static unsigned long srp_reconnect_login_timeout(struct srp_target *target)
 	unsigned long full = msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS);
 	struct srp_rport *rport = target->rport;
 	struct srp_tmo_watch *w = &target->tmo;
-	unsigned long left = full, now = jiffies;
 
 	lockdep_assert_held(&rport->mutex);
 	if (!w->active || !srp_rport_in_trouble(rport))
 		return full;
-	if (rport->state == SRP_RPORT_BLOCKED && w->fast_io_fail_tmo >= 0)
-		left = min(left, srp_tmo_left(w->since, w->fast_io_fail_tmo, now));
-	if (w->dev_loss_tmo >= 0)
-		left = min(left, srp_tmo_left(w->since, w->dev_loss_tmo, now));
-	return max_t(unsigned long, left, HZ);
+	return srp_tmo_login_timeout(full, w->since,
+				     rport->state == SRP_RPORT_BLOCKED ?
+				     w->fast_io_fail_tmo : -1,
+				     w->dev_loss_tmo, jiffies);
 }
 
 /*
@@ -466,6 +455,7 @@ void srp_ch_failed(struct srp_channel *ch)
 {
 	struct srp_target *target = ch->target;
 	struct srp_rport *rport = READ_ONCE(target->rport);
+	bool running;
 	int live;
 
 	/*
@@ -473,17 +463,15 @@ void srp_ch_failed(struct srp_channel *ch)
 	 * time: at least one of the two sees both down and recovers the rport.
 	 */
 	smp_mb();
-	if (rport && READ_ONCE(target->state) == SRP_TARGET_LIVE &&
-	    READ_ONCE(rport->state) == SRP_RPORT_RUNNING) {
-		live = srp_ch_live_irq(target);
-		if (live >= 0) {
-			shost_printk(KERN_WARNING, target->shost,
-				     "channel %u down; channel %d and the others carry on while it logs in again\n",
-				     ch->idx, live);
-			mod_delayed_work(system_long_wq, &target->ch_retry_work,
-					 0);
-			return;
-		}
+	running = rport && READ_ONCE(target->state) == SRP_TARGET_LIVE &&
+		  READ_ONCE(rport->state) == SRP_RPORT_RUNNING;
+	live = running ? srp_ch_live_irq(target) : -ENOTCONN;
+	if (srp_ch_recover_alone(running, live)) {
+		shost_printk(KERN_WARNING, target->shost,
+			     "channel %u down; channel %d and the others carry on while it logs in again\n",
+			     ch->idx, live);
+		mod_delayed_work(system_long_wq, &target->ch_retry_work, 0);
+		return;
 	}
 	srp_rport_recover(target, false);
 }
@@ -553,7 +541,7 @@ static void srp_ch_retry_work(struct work_struct *work)
 		if (!READ_ONCE(ch->connected) && ch->queue.qp)
 			srp_ch_teardown(ch);
 	}
-	if (srp_ch_live_irq(target) < 0) {
+	if (!srp_ch_recover_alone(true, srp_ch_live_irq(target))) {
 		srp_rport_recover(target, false);
 		goto out;
 	}

@@ -34,6 +34,7 @@
 #include <rdi/core.h>
 
 #include "proto.h"
+#include "state.h"
 #include "target_opts.h"
 
 /* shost_printk(), rate limited per call site: for the I/O path. */
@@ -138,26 +139,6 @@ enum srp_cm_id_flags {
 	SRP_CM_ID_DISCONNECTING,
 	SRP_CM_ID_CLOSED,
 	SRP_CM_ID_PUT_AWAY,
-};
-
-/**
- * enum srp_ch_login - a channel's login, between request and connected
- * @SRP_CH_LOGIN_NONE:    no login under way
- * @SRP_CH_LOGIN_RUNNING: the login request went out; the channel is not
- *                        connected yet, but its QP may be live
- * @SRP_CH_LOGIN_BROKEN:  the channel failed while logging in (the target
- *                        disconnected or logged out, a completion failed,
- *                        a credit grant was wrong): that login must fail,
- *                        since nobody else will act on the failure
- *
- * The reporters of a failure act only on a connected channel
- * (srp_ch_mark_down()); one that fails before it is connected is the
- * login's to handle.
- */
-enum srp_ch_login {
-	SRP_CH_LOGIN_NONE,
-	SRP_CH_LOGIN_RUNNING,
-	SRP_CH_LOGIN_BROKEN,
 };
 
 /**

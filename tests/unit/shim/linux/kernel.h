@@ -14,6 +14,7 @@
 #define max(a, b)		({ typeof(a) _a = (a); typeof(b) _b = (b); \
 				   _a > _b ? _a : _b; })
 #define min_t(t, a, b)		min((t)(a), (t)(b))
+#define max_t(t, a, b)		max((t)(a), (t)(b))
 #define DIV_ROUND_UP_ULL(n, d)	(((unsigned long long)(n) + (d) - 1) / (d))
 
 static inline int hex_to_bin(unsigned char ch)
