@@ -180,21 +180,17 @@ static int iser_send_mgmt(struct iser_conn *ic, struct iscsi_task *task)
 
 /*
  * Whether a command's registration must go behind a LOCAL_INV of the MR's
- * previous key, which it no longer holds. Soft-RoCE executes a REG_MR that
- * is queued behind an unacknowledged SEND a second time when that SEND is
- * retransmitted (reordered or lost packets, an RNR NAK); the second REG_MR
- * of the now valid MR fails ("rxe_reg_fast_mr: ... not free") and the
- * send queue stops, mostly without an error completion (issue 40). It
- * holds a LOCAL_INV until every work request before it has completed
- * (rdi_reg_inv_prev_wr()), which costs the command a wait and a local
- * work request: only worth it when a SEND may still be unacknowledged.
- * Every SEND of a connection is signaled, counted in @ic->sq_busy until it
- * completes (which on an RC QP means acknowledged), and posted from here
- * under libiscsi's forward lock, so none can slip in front of the
- * registration between the test and the post; what else is posted
- * elsewhere is a LOCAL_INV, which no retransmission involves. The
- * command's own invalidation, before its completion, stays where it is
- * (rx.c).
+ * previous key: on a device that replays local work requests a REG_MR
+ * queued behind an unacknowledged SEND runs twice and the second run stops
+ * the send queue (rdi_reg_inv_prev_wr(); issue 40). The LOCAL_INV costs
+ * the command a wait and a work request, so it goes there only while a
+ * SEND may be unacknowledged. Every SEND of a connection is signaled,
+ * counted in @ic->sq_busy until it completes (which on an RC QP means
+ * acknowledged), and posted from this file under libiscsi's forward lock,
+ * so none can slip in front of the registration between the test and the
+ * post; what rx.c and data.c post is a LOCAL_INV, which no retransmission
+ * involves. The command's own invalidation, before its completion, stays
+ * where it is (rx.c).
  */
 static bool iser_reg_needs_fence(struct iser_conn *ic)
 {

@@ -197,14 +197,11 @@ static int srp_write_descs(struct srp_channel *ch, struct scsi_cmnd *scmnd,
  *            MR's previous key on a device that replays local work
  *            requests
  *
- * The LOCAL_INV in front costs a work request and a wait, and buys an
- * order where the device needs one (&rdi_device.replays_local_wrs): on
- * soft-RoCE a REG_MR queued behind an unacknowledged SEND is executed
- * again when that SEND is retransmitted, which fails for an MR that is
- * valid by then and stops the send queue; the LOCAL_INV waits for every
- * earlier work request (rdi_reg_inv_prev_wr()). Submitters of one channel
- * post side by side, so unlike ib_iser this cannot tell whether a SEND is
- * unacknowledged ahead of it, and always chains it there.
+ * The LOCAL_INV in front costs a work request and a wait, and buys the
+ * order a device that replays local work requests needs
+ * (rdi_reg_inv_prev_wr()). Submitters of one channel post side by side,
+ * so unlike ib_iser this cannot tell whether a SEND is unacknowledged
+ * ahead of it, and on such a device always chains it.
  *
  * Return: the length of the IU to send (> 0), -EAGAIN when registration
  * resources are exhausted (retry later), or another negative errno. On
