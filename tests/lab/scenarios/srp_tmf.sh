@@ -21,7 +21,7 @@
 # Knobs (LAB_ENV): TMF_RESET_SECS (40) of resets, TMF_TIMEOUT_SECS (40) of
 # stalls.
 #
-# lab-drivers: ours
+# lab-drivers: ours intree
 # lab-provokes: scsi-eh srp-reconnect srp-path wc-error (resets every second; a LUN whose commands time out; a refused task management)
 . /lab/lib-srp.sh
 
