@@ -8,7 +8,7 @@
 # lab-drivers: ours intree
 # lab-boot: leak
 # lab-last
-. /lab/lib-srp.sh
+. /lab/lib-hostile.sh
 
 lab_srpt_up 2
 check "ib_srp loads" lab_srp_load
@@ -73,5 +73,49 @@ done
 check "srp-$RXE0-1 still there" test -e /sys/class/infiniband_srp/srp-$RXE0-1/add_target
 h=$(lab_srp_login 0) && pass "login on path 0 still works" || fail "login on path 0 still works"
 check "logout" srp_logout_all
+
+# The device goes while a login waits for its answer (issue 32): the fake
+# target on rxe0 never answers the login request, and rxe0 is deleted
+# meanwhile. ib_srp is the device's last client and is removed first; that
+# deletes the port's class device, which waits for the add_target write in
+# progress: the login must fail at the removal, not 20 s later at its
+# timeout (before the fix the removal waited that long for it). The rest
+# of the removal then waits for the fake target: soft-RoCE cannot take a
+# device from a process that has it open (no disassociate), so the removal
+# ends only once the fake target exits. Ours only: the in-tree driver
+# waits for the CM's request timeouts (its login wait has no timeout).
+m="device removed during a login"
+if [ "$DRIVER" != ours ]; then
+	:
+elif hostile_fake_start silent; then
+	(srp_add_target_fails 0 "$(hostile_target_string)"; echo "rc=$?") \
+		> /tmp/rm-login.out 2>&1 &
+	writer=$!
+	check "$m: the login request reaches the target" hostile_fake_saw "^LOGIN_REQ n=1" 20
+	lab_log_mark
+	t0=$SECONDS
+	rdma link delete $RXE0 > /tmp/rm-link.out 2>&1 &
+	deleter=$!
+	# 10 s: half the login timeout; a login broken off by the removal
+	# ends within a second or two under TCG.
+	check "$m: add_target ends within 10 s of the removal" \
+		lab_wait 10 sh -c "! kill -0 $writer 2>/dev/null"
+	took=$((SECONDS - t0))
+	wait $writer
+	check "$m: add_target fails ($(cat /tmp/rm-login.out), $took s after the removal began)" \
+		grep -qx "rc=0" /tmp/rm-login.out
+	check "$m: kernel log says the login was abandoned for the removal" \
+		lab_log_has "login abandoned: the port is being removed"
+	hostile_fake_stop
+	check "$m: the removal ends once the fake target has gone" \
+		lab_wait 60 sh -c "! kill -0 $deleter 2>/dev/null"
+	wait $deleter
+	rc=$?
+	check "$m: rdma link delete $RXE0 succeeded (status $rc$(sed 's/^/: /' /tmp/rm-link.out))" test $rc -eq 0
+	check "$m: no SCSI host or rport left" hostile_no_hosts
+else
+	fail "$m: fake target starts"
+	hostile_fake_stop
+fi
 check "ib_srp unloads" lab_unload ib_srp
 check "no hung task reported" sh -c "! dmesg | grep -q 'blocked for more than'"

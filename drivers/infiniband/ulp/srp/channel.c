@@ -725,28 +725,34 @@ bool srp_ch_mark_down(struct srp_channel *ch)
  * @ch: channel, not connected
  *
  * From now until srp_ch_mark_up() or srp_ch_login_end(), a failure
- * reported on @ch breaks the login (srp_ch_mark_down()).
+ * reported on @ch breaks the login (srp_ch_mark_down()). On a port being
+ * removed the login starts broken: srp_target_stop_adding() sets
+ * &srp_host.removing before it takes @ch->lock to abandon the login, so
+ * either it finds this login running or this finds the flag set.
  */
 void srp_ch_login_start(struct srp_channel *ch)
 {
 	spin_lock_irq(&ch->lock);
-	ch->login = SRP_CH_LOGIN_RUNNING;
+	ch->login = READ_ONCE(ch->target->host->removing) ?
+		    SRP_CH_LOGIN_BROKEN : SRP_CH_LOGIN_RUNNING;
 	spin_unlock_irq(&ch->lock);
 }
 
 /**
- * srp_ch_login_abandon() - break off a login that has nothing left to join
- * @ch: channel
+ * srp_ch_login_abandon() - break off a login that cannot be of use
+ * @ch:  channel
+ * @why: for the log
  *
  * A channel logging in with MULTICHAN_MULTI joins the target's live
  * channels; once the last of them is down the login is moot, and its
  * waiter may hold the rport mutex that transport recovery needs for as
- * long as the target stays silent. A login under way is broken
+ * long as the target stays silent. A login on a port being removed holds
+ * the removal (srp_target_stop_adding()). A login under way is broken
  * (%SRP_CH_LOGIN_BROKEN, so it fails) and its waiter woken.
  *
  * Context: any; takes @ch->lock.
  */
-void srp_ch_login_abandon(struct srp_channel *ch)
+void srp_ch_login_abandon(struct srp_channel *ch, const char *why)
 {
 	unsigned long flags;
 	bool running;
@@ -758,8 +764,7 @@ void srp_ch_login_abandon(struct srp_channel *ch)
 	spin_unlock_irqrestore(&ch->lock, flags);
 	if (running)
 		shost_printk(KERN_WARNING, ch->target->shost,
-			     "channel %u: login abandoned: no other channel of the target is up\n",
-			     ch->idx);
+			     "channel %u: login abandoned: %s\n", ch->idx, why);
 }
 
 /**

@@ -83,7 +83,7 @@ int srp_post_send(struct srp_channel *ch, struct srp_iu *iu, u32 len,
 bool srp_ch_mark_down(struct srp_channel *ch);
 void srp_ch_login_start(struct srp_channel *ch);
 bool srp_ch_login_broken(struct srp_channel *ch);
-void srp_ch_login_abandon(struct srp_channel *ch);
+void srp_ch_login_abandon(struct srp_channel *ch, const char *why);
 int srp_ch_live_irq(struct srp_target *target);
 bool srp_ch_mark_up(struct srp_channel *ch);
 void srp_ch_login_end(struct srp_channel *ch);

@@ -144,10 +144,13 @@ err_put:
 
 /*
  * Tear a port down: first the targets (they use the port), then the class
- * device; wait for its release so that no sysfs writer still runs.
+ * device; wait for its release so that no sysfs writer still runs. Deleting
+ * the class device waits for an add_target write in progress: its login is
+ * broken off first.
  */
 static void srp_host_remove(struct srp_host *host)
 {
+	srp_target_stop_adding(host);
 	device_del(&host->dev);
 	srp_target_remove_all(host);
 	put_device(&host->dev);

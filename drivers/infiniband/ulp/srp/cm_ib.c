@@ -48,7 +48,7 @@ static void srp_path_done(int status, struct sa_path_rec *rec,
 		ch->path = *rec;
 		ch->status = 0;
 	}
-	complete(&ch->login_done);
+	complete(&ch->path_done);
 }
 
 static int srp_ib_query_path(struct srp_channel *ch)
@@ -66,7 +66,7 @@ static int srp_ib_query_path(struct srp_channel *ch)
 	ch->path.service_id = cpu_to_be64(target->opts.service_id);
 	sa_path_set_dmac_zero(&ch->path);
 
-	reinit_completion(&ch->login_done);
+	reinit_completion(&ch->path_done);
 	ch->status = -ETIMEDOUT;
 	id = ib_sa_path_rec_get(&srp_sa_client, host->sdev->ib_dev, host->port,
 				&ch->path,
@@ -77,7 +77,8 @@ static int srp_ib_query_path(struct srp_channel *ch)
 				srp_path_done, ch, &query);
 	if (id < 0)
 		return id;
-	wait_for_completion(&ch->login_done);
+	/* The SA calls back once, within its timeout, whatever happens. */
+	wait_for_completion(&ch->path_done);
 	if (ch->status)
 		shost_printk(KERN_WARNING, target->shost,
 			     "channel %u: no path record to %pI6 (pkey %#06x): %d\n",

@@ -57,8 +57,12 @@ struct srp_device {
  * @dev:         class device srp-<ibdev>-<port>
  * @entry:       link in @sdev->hosts
  * @add_mutex:   serialises add_target writes on this port
- * @lock:        protects @targets
+ * @lock:        protects @targets, @removing and @adding_ch
  * @targets:     srp_target logged in through this port
+ * @removing:    the port is being removed: no login starts on it any more
+ *               (srp_ch_login_start()); set once, never cleared
+ * @adding_ch:   the channel an add_target write is logging in, if any
+ *               (srp_target_stop_adding() breaks that login off)
  * @released:    completed by the class device's release callback
  */
 struct srp_host {
@@ -67,8 +71,10 @@ struct srp_host {
 	struct device		dev;
 	struct list_head	entry;
 	struct mutex		add_mutex;	/* one add_target at a time */
-	spinlock_t		lock;		/* protects @targets */
+	spinlock_t		lock;
 	struct list_head	targets;
+	bool			removing;
+	struct srp_channel	*adding_ch;
 	struct completion	released;
 };
 

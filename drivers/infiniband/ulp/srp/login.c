@@ -689,6 +689,7 @@ int srp_ch_init(struct srp_target *target, unsigned int idx, bool polled)
 	INIT_LIST_HEAD(&ch->free_tx);
 	INIT_LIST_HEAD(&ch->held_rx);
 	init_completion(&ch->login_done);
+	init_completion(&ch->path_done);
 	init_completion(&ch->tmf_done);
 	init_completion(&ch->logout_done);
 	mutex_init(&ch->tmf_mutex);

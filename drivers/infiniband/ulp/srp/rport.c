@@ -278,7 +278,8 @@ static void srp_rport_recover(struct srp_target *target, bool lost)
 		return;
 	}
 	for (i = 0; i < target->ch_count; i++)
-		srp_ch_login_abandon(&target->ch[i]);
+		srp_ch_login_abandon(&target->ch[i],
+				     "no other channel of the target is up");
 	queue_work(system_long_wq, &target->tl_err_work);
 }
 

@@ -212,6 +212,9 @@ struct srp_keepalive {
  * @buf_fmt:     SRP_BUF_FMT_DIRECT and/or _INDIRECT: the data descriptor
  *               formats the target accepts on this channel
  * @login_done:  completed by the CM handler when the CM exchange ends
+ * @path_done:   completed by the callback of an IB CM login's path query,
+ *               which points at the channel: waited for whatever else
+ *               ends the login (srp_ch_login_abandon())
  * @login_deadline: when the login in progress times out; a login response
  *               the CM handler sees later is refused (srp_cm_login_reply())
  * @status:      result of the CM exchange (0, -errno or SRP_CM_RETRY_*)
@@ -254,6 +257,7 @@ struct srp_channel {
 	u16			buf_fmt;
 
 	struct completion	login_done;
+	struct completion	path_done;
 	ktime_t			login_deadline;
 	int			status;
 	struct srp_login_result	login_rsp;

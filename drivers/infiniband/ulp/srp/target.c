@@ -394,6 +394,34 @@ static void srp_target_free_channels(struct srp_target *target)
  * unlike those, every one must log in: a target that takes fewer channels
  * fails the login, with what to ask for instead.
  */
+/*
+ * Initialise and log in channel @idx of a target being added. The port's
+ * removal breaks the login off (srp_target_stop_adding()): the removal
+ * deletes the port's class device, which waits for the add_target write,
+ * and that would otherwise wait for the target's answer until the login
+ * timeout.
+ */
+static int srp_target_add_ch(struct srp_target *target, unsigned int idx,
+			     bool polled)
+{
+	struct srp_host *host = target->host;
+	struct srp_channel *ch = &target->ch[idx];
+	int ret;
+
+	ret = srp_ch_init(target, idx, polled);
+	if (ret)
+		return ret;
+	spin_lock(&host->lock);
+	host->adding_ch = ch;
+	spin_unlock(&host->lock);
+	ret = srp_ch_login(ch, idx > 0,
+			   msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS));
+	spin_lock(&host->lock);
+	host->adding_ch = NULL;
+	spin_unlock(&host->lock);
+	return ret;
+}
+
 static int srp_target_connect_polled(struct srp_target *target,
 				     unsigned int nirq)
 {
@@ -402,10 +430,7 @@ static int srp_target_connect_polled(struct srp_target *target,
 
 	for (i = 0; i < target->poll_count; i++) {
 		idx = nirq + i;
-		ret = srp_ch_init(target, idx, true);
-		if (!ret)
-			ret = srp_ch_login(&target->ch[idx], true,
-					   msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS));
+		ret = srp_target_add_ch(target, idx, true);
 		if (!ret)
 			continue;
 		rdi_stats_free(&target->ch[idx].stats);
@@ -445,10 +470,7 @@ static int srp_target_connect(struct srp_target *target)
 		return -ENOMEM;
 
 	for (i = 0; i < want; i++) {
-		ret = srp_ch_init(target, i, false);
-		if (!ret)
-			ret = srp_ch_login(&target->ch[i], i > 0,
-					   msecs_to_jiffies(SRP_LOGIN_TIMEOUT_MS));
+		ret = srp_target_add_ch(target, i, false);
 		if (!ret && !i && target->max_desc > 1 &&
 		    !(target->ch[0].buf_fmt & SRP_BUF_FMT_INDIRECT))
 			srp_target_size_direct(target);
@@ -787,6 +809,25 @@ static void srp_remove_work(struct work_struct *work)
 
 	shost_printk(KERN_INFO, shost, "logged out and removed\n");
 	scsi_host_put(shost);
+}
+
+/**
+ * srp_target_stop_adding() - break off the login of an add_target on @host
+ * @host: the port, about to be removed
+ *
+ * From now on no login starts on the port (srp_ch_login_start()), and the
+ * one an add_target write is waiting for fails at once, so that the write
+ * ends and the removal of the port's class device does not wait for it.
+ *
+ * Context: process context.
+ */
+void srp_target_stop_adding(struct srp_host *host)
+{
+	spin_lock(&host->lock);
+	WRITE_ONCE(host->removing, true);
+	if (host->adding_ch)
+		srp_ch_login_abandon(host->adding_ch, "the port is being removed");
+	spin_unlock(&host->lock);
 }
 
 /**
