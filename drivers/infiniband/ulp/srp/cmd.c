@@ -127,6 +127,47 @@ struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
 	return xchg(&req->scmnd, NULL);
 }
 
+/*
+ * Move the channel's QP to the error state, which ends the target's access
+ * to every MR of the channel, then complete the commands on
+ * &srp_channel.unfenced. The channel's release flushes this work before it
+ * destroys the QP (srp_ch_release()).
+ */
+static void srp_ch_fence_work(struct work_struct *work)
+{
+	struct srp_channel *ch = container_of(work, struct srp_channel,
+					      fence_work);
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	struct srp_request *req, *next;
+	LIST_HEAD(reqs);
+	int ret;
+
+	spin_lock_irq(&ch->lock);
+	list_splice_init(&ch->unfenced, &reqs);
+	spin_unlock_irq(&ch->lock);
+	if (list_empty(&reqs))
+		return;
+	ret = ib_modify_qp(ch->queue.qp, &attr, IB_QP_STATE);
+	WARN_ONCE(ret, "ib_srp: QP %u not moved to the error state: %d\n",
+		  ch->queue.qp->qp_num, ret);
+	list_for_each_entry_safe(req, next, &reqs, fence_entry) {
+		list_del(&req->fence_entry);
+		/* The command this request belongs to: see scsi_cmd_priv(). */
+		srp_finish_cmd(ch, (struct scsi_cmnd *)req - 1);
+		srp_completing_end(ch->target, req);
+	}
+}
+
+/**
+ * srp_cmd_ch_init() - set up the command path's part of a new channel
+ * @ch: channel, before its first login
+ */
+void srp_cmd_ch_init(struct srp_channel *ch)
+{
+	INIT_LIST_HEAD(&ch->unfenced);
+	INIT_WORK(&ch->fence_work, srp_ch_fence_work);
+}
+
 /**
  * srp_complete_cmd() - complete a command the caller claimed, once the
  *                      target can no longer reach its data
@@ -139,15 +180,15 @@ struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
  * of its MRs has completed (srp_inv_done()), whether the QP executed it or
  * flushed it from the error state; until then it counts as completing for
  * error handling (srp_wait_completing()). Should the post fail, the QP is
- * moved to the error state first: its PD is the channel's own, so no other
- * QP can use the rkeys.
+ * moved to the error state first (srp_ch_fence_work()): its PD is the
+ * channel's own, so no other QP can use the rkeys.
  *
  * Context: any but hard interrupt.
  */
 void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd)
 {
 	struct srp_request *req = scsi_cmd_priv(scmnd);
-	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+	unsigned long flags;
 	int ret;
 
 	if (!req->nregs) {
@@ -162,14 +203,14 @@ void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd)
 	shost_printk(KERN_ERR, ch->target->shost,
 		     "channel %u: cannot invalidate the MRs of tag %#x (%d); disabling the QP\n",
 		     ch->idx, blk_mq_unique_tag(scsi_cmd_to_rq(scmnd)), ret);
-	ret = ib_modify_qp(ch->queue.qp, &attr, IB_QP_STATE);
-	WARN_ONCE(ret, "ib_srp: QP %u not moved to the error state: %d\n",
-		  ch->queue.qp->qp_num, ret);
+	spin_lock_irqsave(&ch->lock, flags);
+	list_add_tail(&req->fence_entry, &ch->unfenced);
+	spin_unlock_irqrestore(&ch->lock, flags);
+	queue_work(system_wq, &ch->fence_work);
 	if (srp_ch_mark_down(ch))
 		ch->target->ch_ops->failed(ch);
-	srp_finish_cmd(ch, scmnd);
-	srp_completing_end(ch->target, req);
 }
+
 
 struct srp_completing_ctx {
 	struct scsi_device	*sdev;

@@ -20,6 +20,7 @@ void srp_fail_channel(struct srp_channel *ch, u8 host_byte);
 struct scsi_cmnd *srp_claim_req(struct srp_channel *ch,
 				struct srp_request *req);
 void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd);
+void srp_cmd_ch_init(struct srp_channel *ch);
 bool srp_wait_completing(struct srp_target *target, struct scsi_device *sdev,
 			 struct srp_request *req);
 

@@ -34,6 +34,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/error-injection.h>
 #include <linux/scatterlist.h>
 #include <scsi/scsi_host.h>
 
@@ -272,6 +273,9 @@ err_unmap:
  * Either way, once @req->inv_cqe completes the target can no longer reach
  * the MRs (channel.c: the QP's PD is the channel's own).
  *
+ * The debug lab makes it fail (fail_function; ALLOW_ERROR_INJECTION()),
+ * as no device there refuses the post.
+ *
  * Return: 0 when @req->inv_cqe will complete, or the error of
  * ib_post_send(), when nothing was posted.
  */
@@ -295,6 +299,8 @@ int srp_inv_data(struct srp_channel *ch, struct srp_request *req)
 		rdi_stat_add(&ch->stats, RDI_STAT_INVS, req->nregs);
 	return ret;
 }
+
+ALLOW_ERROR_INJECTION(srp_inv_data, ERRNO);
 
 static void srp_unmap_sg(struct srp_channel *ch, struct scsi_cmnd *scmnd,
 			 struct srp_request *req)

@@ -414,6 +414,7 @@ static void srp_cm_id_put_away(struct srp_channel *ch)
 void srp_ch_release(struct srp_channel *ch)
 {
 	srp_ka_stop(ch);
+	flush_work(&ch->fence_work);
 	srp_cm_id_detach(ch);
 	srp_ch_destroy_ib(ch);
 	srp_cm_id_put_away(ch);

@@ -227,6 +227,11 @@ struct srp_keepalive {
  * @zero_req_lim: times a command found no credit
  * @ka:          keep-alive watch (keepalive.c)
  * @stats:       per-CPU counters
+ * @unfenced:    commands whose LOCAL_INV could not be posted
+ *               (&srp_request.fence_entry), under @lock: they complete once
+ *               @fence_work has moved the QP to the error state
+ * @fence_work:  srp_ch_fence_work(); ib_modify_qp() may sleep, and a
+ *               command completes from the CQ's softirq
  */
 struct srp_channel {
 	struct srp_target	*target;
@@ -271,6 +276,8 @@ struct srp_channel {
 	atomic_t		zero_req_lim;
 	struct srp_keepalive	ka;
 	struct rdi_stats	stats;
+	struct list_head	unfenced;
+	struct work_struct	fence_work;
 };
 
 /* srp_channel.status values that ask the login loop to try again. */
@@ -432,6 +439,8 @@ struct srp_target {
  *            NULL when every command fits in the SRP_CMD
  * @ext_sg:   @ext_table as a one-entry scatterlist holding its DMA
  *            mapping (ib_dma_map_single()), for its fast registration
+ * @fence_entry: in &srp_channel.unfenced while the command waits for its
+ *            QP to be moved to the error state
  */
 struct srp_request {
 	struct scsi_cmnd	*scmnd;
@@ -444,6 +453,7 @@ struct srp_request {
 	atomic_t		completing;
 	struct srp_direct_desc	*ext_table;
 	struct scatterlist	ext_sg;
+	struct list_head	fence_entry;
 };
 
 static inline struct srp_target *host_to_target(struct Scsi_Host *shost)

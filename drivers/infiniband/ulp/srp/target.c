@@ -411,6 +411,7 @@ static int srp_target_add_ch(struct srp_target *target, unsigned int idx,
 	ret = srp_ch_init(target, idx, polled);
 	if (ret)
 		return ret;
+	srp_cmd_ch_init(ch);
 	spin_lock(&host->lock);
 	host->adding_ch = ch;
 	spin_unlock(&host->lock);
