@@ -211,7 +211,6 @@ void srp_complete_cmd(struct srp_channel *ch, struct scsi_cmnd *scmnd)
 		ch->target->ch_ops->failed(ch);
 }
 
-
 struct srp_completing_ctx {
 	struct scsi_device	*sdev;
 	bool			found;
