@@ -389,12 +389,6 @@ static void srp_target_free_channels(struct srp_target *target)
 }
 
 /*
- * Log in the @target->poll_count polled channels after the @nirq
- * interrupt-driven ones that are logged in. Each one was asked for, so
- * unlike those, every one must log in: a target that takes fewer channels
- * fails the login, with what to ask for instead.
- */
-/*
  * Initialise and log in channel @idx of a target being added. The port's
  * removal breaks the login off (srp_target_stop_adding()): the removal
  * deletes the port's class device, which waits for the add_target write,
@@ -423,6 +417,12 @@ static int srp_target_add_ch(struct srp_target *target, unsigned int idx,
 	return ret;
 }
 
+/*
+ * Log in the @target->poll_count polled channels after the @nirq
+ * interrupt-driven ones that are logged in. Each one was asked for, so
+ * unlike those, every one must log in: a target that takes fewer channels
+ * fails the login, with what to ask for instead.
+ */
 static int srp_target_connect_polled(struct srp_target *target,
 				     unsigned int nirq)
 {
