@@ -283,25 +283,27 @@ _lab_result() {
 	echo "LAB-RESULT $1 $LAB_SCENARIO: $2" >> "${LAB_OUT:-/tmp}/results"
 	echo "LAB-RESULT $1 $LAB_SCENARIO: $2"
 }
+# _lab_why: the lines on stdin, cut to 300 characters, as LAB-WHY lines of
+# the results, which tests/lab/run prints under the FAIL before them and
+# tests/run-all's summary repeats (CI shows only part of a long log, and
+# the summary whole).
+_lab_why() { cut -c1-300 | sed 's/^/LAB-WHY /' >> "${LAB_OUT:-/tmp}/results"; }
 pass() { _lab_result PASS "$1"; }
-# fail NAME [WHY...]: record FAIL; each WHY line also goes to the results
-# as a LAB-WHY line (the summary repeats it; see check).
+# fail NAME [WHY...]: record FAIL; the first 8 WHY lines also go to the
+# results (_lab_why).
 fail() {
 	_lab_result FAIL "$1"
 	[ $# -gt 1 ] || return 0
 	lab_note "  why: ${*:2}"
-	printf '%s\n' "${@:2}" | head -8 | cut -c1-300 | sed 's/^/LAB-WHY /' \
-		>> "${LAB_OUT:-/tmp}/results"
+	printf '%s\n' "${@:2}" | head -8 | _lab_why
 	return 0
 }
 # skip NAME WHY: the check NAME cannot run here, because WHY.
 skip() { _lab_result SKIP "$1 ($2)"; }
 
 # check NAME CMD...: run CMD, record PASS if it exits 0, else FAIL with its
-# last lines of output: 15 on the console, the last 8 (cut to 300
-# characters) also in the results as LAB-WHY lines, which tests/lab/run
-# prints under the FAIL and tests/run-all's summary repeats (CI shows only
-# part of a long log, and the summary whole).
+# last lines of output: 15 on the console, the last 8 also in the results
+# (_lab_why).
 check() {
 	local name=$1 out rc
 	shift
@@ -312,8 +314,7 @@ check() {
 	else
 		fail "$name" "exit $rc"
 		echo "$out" | tail -15 | sed 's/^/    /'
-		echo "$out" | tail -8 | cut -c1-300 | sed 's/^/LAB-WHY /' \
-			>> "${LAB_OUT:-/tmp}/results"
+		echo "$out" | tail -8 | _lab_why
 	fi
 	return $rc
 }
